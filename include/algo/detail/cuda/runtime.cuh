@@ -1,0 +1,114 @@
+// Run-time plumbing shared by the device backends (cub and cuda): temporaries from the policy's
+// resource, the pinned buffer results come back through, device properties, launch checks.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+#include <vector>
+
+#include "../../error.hpp"
+#include "../../memory_resource.hpp"
+#include "../../policy.hpp"
+
+namespace algo::detail::cuda {
+
+inline device_memory_resource& resource_of(const device_policy_base& p) {
+  return p.resource ? *p.resource : default_device_resource();
+}
+
+/// Device temporary storage for one call; returned to the resource (stream-ordered) on scope exit.
+class temporary_buffer {
+ public:
+  temporary_buffer(const device_policy_base& p, std::size_t bytes)
+      : resource_(&resource_of(p)), stream_(p.stream), bytes_(bytes) {
+    if (bytes_) ptr_ = resource_->allocate(bytes_, stream_);
+  }
+  temporary_buffer(const temporary_buffer&) = delete;
+  temporary_buffer& operator=(const temporary_buffer&) = delete;
+  ~temporary_buffer() {
+    if (ptr_) resource_->deallocate(ptr_, bytes_, stream_);
+  }
+  void* get() const { return ptr_; }
+  template <class T>
+  T* as() const { return static_cast<T*>(ptr_); }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  device_memory_resource* resource_;
+  cudaStream_t stream_;
+  std::size_t bytes_;
+  void* ptr_ = nullptr;
+};
+
+/// Copies a T from device memory to the host through a pinned staging buffer (one per thread),
+/// synchronizing only `stream`.
+template <class T>
+T copy_to_host(const char* algorithm, const T* d_value, cudaStream_t stream) {
+  static_assert(std::is_trivially_copyable<T>::value, "results must be trivially copyable");
+  struct pinned {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    ~pinned() {
+      if (p) cudaFreeHost(p);
+    }
+  };
+  thread_local pinned staging;
+  if (staging.bytes < sizeof(T)) {
+    if (staging.p) cudaFreeHost(staging.p);
+    staging.p = nullptr;
+    staging.bytes = 0;
+    const std::size_t bytes = sizeof(T) < 256 ? 256 : sizeof(T);
+    check_cuda(cudaMallocHost(&staging.p, bytes), algorithm, "cudaMallocHost");
+    staging.bytes = bytes;
+  }
+  check_cuda(cudaMemcpyAsync(staging.p, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream), algorithm,
+             "cudaMemcpyAsync");
+  check_cuda(cudaStreamSynchronize(stream), algorithm, "cudaStreamSynchronize");
+  T out;
+  std::memcpy(static_cast<void*>(&out), staging.p, sizeof(T));
+  return out;
+}
+
+/// Raises algo::cuda_error when the last launch failed to start.
+inline void check_launch(const char* algorithm, const char* kernel) {
+  check_cuda(cudaGetLastError(), algorithm, kernel);
+}
+
+/// Properties of the current device that tuning reads (cached per device).
+struct device_info {
+  int device = 0;
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  std::size_t shared_per_block_optin = 0;
+  std::size_t l2_bytes = 0;
+  bool pageable_access = false;
+};
+
+inline const device_info& current_device_info() {
+  static std::mutex mutex;
+  static std::vector<device_info> cache;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), "device_info", "cudaGetDevice");
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() <= static_cast<std::size_t>(dev)) cache.resize(dev + 1);
+  device_info& d = cache[dev];
+  if (d.sm_count == 0) {
+    int v = 0;
+    d.device = dev;
+    check_cuda(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, dev), "device_info", "cudaDeviceGetAttribute");
+    cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+    cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    d.shared_per_block_optin = static_cast<std::size_t>(v);
+    cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev);
+    d.l2_bytes = static_cast<std::size_t>(v);
+    cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, dev);
+    d.pageable_access = v != 0;
+  }
+  return d;
+}
+
+}  // namespace algo::detail::cuda

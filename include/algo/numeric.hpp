@@ -1,0 +1,129 @@
+// inclusive_scan, exclusive_scan, reduce, transform_reduce: the C++17 <numeric> signatures with an
+// algo execution policy in front. Each entry point checks its input (algo::error, nothing written),
+// then hands the call to the backend that the policy's type selects (detail::scan / detail::reduce
+// are overloaded on the policy type in detail/host, detail/cub and detail/cuda).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "detail/config.hpp"
+#include "detail/iterator.hpp"
+#include "detail/scan_kind.hpp"
+#include "detail/validate.hpp"
+#include "functional.hpp"
+#include "policy.hpp"
+
+#include "detail/host/seq.hpp"
+#include "detail/host/par.hpp"
+#if ALGO_HAS_CUDA
+#  include "detail/cuda/pointer.cuh"
+#  include "detail/cub/numeric.cuh"
+#  include "detail/cuda/numeric.cuh"
+#endif
+
+namespace algo {
+namespace detail {
+
+template <class P>
+using enable_policy = std::enable_if_t<is_execution_policy_v<P>, int>;
+
+template <bool Inclusive, class Policy, class InIt, class OutIt, class Op, class Init>
+OutIt scan_entry(const char* name, const Policy& policy, InIt first, InIt last, OutIt d_first, Op op, Init init) {
+  const std::int64_t n = checked_distance(name, first, last);
+  check_iterator(name, "input", policy, first, n);
+  check_iterator(name, "output", policy, d_first, n);
+  if (n == 0) return d_first;
+  return scan(policy, scan_kind<Inclusive>{}, first, n, d_first, op, init);
+}
+
+template <class Policy, class It, class T, class Op>
+T reduce_entry(const char* name, const Policy& policy, It first, It last, T init, Op op) {
+  const std::int64_t n = checked_distance(name, first, last);
+  check_iterator(name, "input", policy, first, n);
+  if (n == 0) return init;
+  return reduce(policy, first, n, init, op);
+}
+
+template <class Policy, class It1, class It2, class T, class ReduceOp, class TransformOp>
+T transform_reduce2_entry(const Policy& policy, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
+                          TransformOp transform_op) {
+  const char* name = "transform_reduce";
+  const std::int64_t n = checked_distance(name, first1, last1);
+  check_iterator(name, "first input", policy, first1, n);
+  check_iterator(name, "second input", policy, first2, n);
+  if (n == 0) return init;
+  return reduce(policy, zip_transform_iterator<It1, It2, TransformOp>(first1, first2, transform_op), n, init,
+                reduce_op);
+}
+
+}  // namespace detail
+
+// ---- inclusive_scan ---------------------------------------------------------------------------
+/// out[i] = in[0] + ... + in[i], accumulated in the input's value type.
+template <class Policy, class InIt, class OutIt, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first) {
+  return detail::scan_entry<true>("inclusive_scan", policy, first, last, d_first, plus<>{}, detail::no_init_t{});
+}
+/// out[i] = op(...op(in[0], in[1])..., in[i]), accumulated in the input's value type.
+template <class Policy, class InIt, class OutIt, class Op, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first, Op op) {
+  return detail::scan_entry<true>("inclusive_scan", policy, first, last, d_first, op, detail::no_init_t{});
+}
+/// out[i] = op(init, in[0], ..., in[i]) left to right, accumulated in T.
+template <class Policy, class InIt, class OutIt, class Op, class T, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first, Op op, T init) {
+  return detail::scan_entry<true>("inclusive_scan", policy, first, last, d_first, op, init);
+}
+
+// ---- exclusive_scan ---------------------------------------------------------------------------
+/// out[0] = init, out[i] = init + in[0] + ... + in[i-1], accumulated in T.
+template <class Policy, class InIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first, T init) {
+  return detail::scan_entry<false>("exclusive_scan", policy, first, last, d_first, plus<>{}, init);
+}
+template <class Policy, class InIt, class OutIt, class T, class Op, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first, T init, Op op) {
+  return detail::scan_entry<false>("exclusive_scan", policy, first, last, d_first, op, init);
+}
+
+// ---- reduce -----------------------------------------------------------------------------------
+/// Left fold init op in[0] op in[1] ... in the order of the range (op need only be associative).
+template <class Policy, class It, detail::enable_policy<Policy> = 0>
+detail::iter_value_t<It> reduce(const Policy& policy, It first, It last) {
+  using T = detail::iter_value_t<It>;
+  return detail::reduce_entry("reduce", policy, first, last, T{}, plus<>{});
+}
+template <class Policy, class It, class T, detail::enable_policy<Policy> = 0>
+T reduce(const Policy& policy, It first, It last, T init) {
+  return detail::reduce_entry("reduce", policy, first, last, init, plus<>{});
+}
+template <class Policy, class It, class T, class Op, detail::enable_policy<Policy> = 0>
+T reduce(const Policy& policy, It first, It last, T init, Op op) {
+  return detail::reduce_entry("reduce", policy, first, last, init, op);
+}
+
+// ---- transform_reduce -------------------------------------------------------------------------
+/// reduce_op-fold of transform_op(in[i]).
+template <class Policy, class It, class T, class ReduceOp, class TransformOp, detail::enable_policy<Policy> = 0>
+T transform_reduce(const Policy& policy, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
+  const std::int64_t n = detail::checked_distance("transform_reduce", first, last);
+  detail::check_iterator("transform_reduce", "input", policy, first, n);
+  if (n == 0) return init;
+  return detail::reduce(policy, detail::transform_iterator<It, TransformOp>(first, transform_op), n, init, reduce_op);
+}
+/// Inner product: init + sum of first1[i] * first2[i].
+template <class Policy, class It1, class It2, class T, detail::enable_policy<Policy> = 0>
+T transform_reduce(const Policy& policy, It1 first1, It1 last1, It2 first2, T init) {
+  return detail::transform_reduce2_entry(policy, first1, last1, first2, init, plus<>{}, multiplies<>{});
+}
+/// reduce_op-fold of transform_op(first1[i], first2[i]).
+template <class Policy, class It1, class It2, class T, class ReduceOp, class TransformOp,
+          detail::enable_policy<Policy> = 0>
+T transform_reduce(const Policy& policy, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
+                   TransformOp transform_op) {
+  return detail::transform_reduce2_entry(policy, first1, last1, first2, init, reduce_op, transform_op);
+}
+
+}  // namespace algo

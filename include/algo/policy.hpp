@@ -1,0 +1,171 @@
+// Execution policies: small values whose *type* selects the backend (as thrust::host / thrust::device).
+//
+//   algo::seq   sequential host loops
+//   algo::par   OpenMP threads on the host
+//   algo::cuda  in-house CUDA kernels        (nvcc translation units only)
+//   algo::cub   CUB / cuBLAS baseline        (nvcc translation units only)
+//
+// Device policies carry a stream and a memory resource: `algo::cuda.on(stream)`,
+// `algo::cuda.with(resource)`. `algo::cuda` also carries its strategy choices as types:
+// `algo::cuda.with(algo::scan_strategy::reduce_then_scan)` returns a policy of another type, so the
+// backend picks the strategy by overload, never by a run-time switch.
+#pragma once
+
+#include <type_traits>
+
+#include "detail/config.hpp"
+
+#if ALGO_HAS_CUDA
+#  include <cuda_runtime_api.h>
+#endif
+
+namespace algo {
+
+struct seq_policy {};
+struct par_policy {
+  /// Number of OpenMP threads; 0 means OpenMP's default.
+  int threads = 0;
+  constexpr par_policy with_threads(int n) const { return par_policy{n}; }
+};
+
+inline constexpr seq_policy seq{};
+inline constexpr par_policy par{};
+
+// ---- strategy tags (types, grouped by the algorithm they configure) -------------------------
+namespace detail {
+struct scan_strategy_tag {};
+struct warp_phase_tag {};
+struct reduce_strategy_tag {};
+struct transpose_strategy_tag {};
+template <class Category, int Id>
+struct strategy {
+  using category = Category;
+  static constexpr int id = Id;
+};
+}  // namespace detail
+
+namespace scan_strategy {
+struct scan_then_fan_t : detail::strategy<detail::scan_strategy_tag, 0> {};
+struct reduce_then_scan_t : detail::strategy<detail::scan_strategy_tag, 1> {};
+struct two_level_t : detail::strategy<detail::scan_strategy_tag, 2> {};
+struct decoupled_lookback_t : detail::strategy<detail::scan_strategy_tag, 3> {};
+inline constexpr scan_then_fan_t scan_then_fan{};
+inline constexpr reduce_then_scan_t reduce_then_scan{};
+inline constexpr two_level_t two_level{};
+inline constexpr decoupled_lookback_t decoupled_lookback{};
+}  // namespace scan_strategy
+
+namespace warp_phase {
+/// Kogge-Stone over volatile shared memory with __syncwarp() between steps (the classic code).
+struct smem_t : detail::strategy<detail::warp_phase_tag, 0> {};
+/// Register shuffles (__shfl_up_sync / __shfl_down_sync), any trivially copyable type.
+struct shfl_t : detail::strategy<detail::warp_phase_tag, 1> {};
+inline constexpr smem_t smem{};
+inline constexpr shfl_t shfl{};
+}  // namespace warp_phase
+
+namespace reduce_strategy {
+struct two_pass_t : detail::strategy<detail::reduce_strategy_tag, 0> {};
+struct atomic_t : detail::strategy<detail::reduce_strategy_tag, 1> {};
+struct retirement_count_t : detail::strategy<detail::reduce_strategy_tag, 2> {};
+struct locked_t : detail::strategy<detail::reduce_strategy_tag, 3> {};
+inline constexpr two_pass_t two_pass{};
+inline constexpr atomic_t atomic{};
+inline constexpr retirement_count_t retirement_count{};
+inline constexpr locked_t locked{};
+}  // namespace reduce_strategy
+
+namespace transpose_strategy {
+struct naive_row_t : detail::strategy<detail::transpose_strategy_tag, 0> {};
+struct naive_col_t : detail::strategy<detail::transpose_strategy_tag, 1> {};
+struct unrolled_t : detail::strategy<detail::transpose_strategy_tag, 2> {};
+struct diagonal_t : detail::strategy<detail::transpose_strategy_tag, 3> {};
+struct tiled_t : detail::strategy<detail::transpose_strategy_tag, 4> {};
+struct tiled_padded_t : detail::strategy<detail::transpose_strategy_tag, 5> {};
+/// The default: the fastest kernel we have for Hopper.
+struct fast_t : detail::strategy<detail::transpose_strategy_tag, 6> {};
+inline constexpr naive_row_t naive_row{};
+inline constexpr naive_col_t naive_col{};
+inline constexpr unrolled_t unrolled{};
+inline constexpr diagonal_t diagonal{};
+inline constexpr tiled_t tiled{};
+inline constexpr tiled_padded_t tiled_padded{};
+inline constexpr fast_t fast{};
+}  // namespace transpose_strategy
+
+#if ALGO_HAS_CUDA
+class device_memory_resource;  // memory_resource.hpp
+
+namespace detail {
+/// What every device policy carries at run time: the stream and where temporaries come from
+/// (nullptr: the library's caching resource of the current device).
+struct device_policy_base {
+  cudaStream_t stream = nullptr;
+  device_memory_resource* resource = nullptr;
+};
+}  // namespace detail
+
+/// The CUB/cuBLAS baseline.
+struct cub_policy : detail::device_policy_base {
+  cub_policy on(cudaStream_t s) const { cub_policy p = *this; p.stream = s; return p; }
+  cub_policy with(device_memory_resource& r) const { cub_policy p = *this; p.resource = &r; return p; }
+};
+
+/// The in-house kernels; the template arguments are the strategy choices.
+template <class Scan = scan_strategy::decoupled_lookback_t, class Warp = warp_phase::shfl_t,
+          class Reduce = reduce_strategy::retirement_count_t,
+          class Transpose = transpose_strategy::fast_t>
+struct cuda_policy : detail::device_policy_base {
+  using scan_strategy = Scan;
+  using warp_phase = Warp;
+  using reduce_strategy = Reduce;
+  using transpose_strategy = Transpose;
+
+  cuda_policy on(cudaStream_t s) const { cuda_policy p = *this; p.stream = s; return p; }
+  cuda_policy with(device_memory_resource& r) const { cuda_policy p = *this; p.resource = &r; return p; }
+
+  /// Replace one strategy choice, e.g. `algo::cuda.with(algo::reduce_strategy::two_pass)`.
+  template <class S, class Cat = typename S::category>
+  auto with(S) const {
+    using namespace detail;
+    using P = cuda_policy<std::conditional_t<std::is_same<Cat, scan_strategy_tag>::value, S, Scan>,
+                          std::conditional_t<std::is_same<Cat, warp_phase_tag>::value, S, Warp>,
+                          std::conditional_t<std::is_same<Cat, reduce_strategy_tag>::value, S, Reduce>,
+                          std::conditional_t<std::is_same<Cat, transpose_strategy_tag>::value, S, Transpose>>;
+    P p;
+    p.stream = stream;
+    p.resource = resource;
+    return p;
+  }
+};
+
+inline constexpr cub_policy cub{};
+inline constexpr cuda_policy<> cuda{};
+#endif
+
+// ---- traits ---------------------------------------------------------------------------------
+template <class P>
+struct is_execution_policy : std::false_type {};
+template <>
+struct is_execution_policy<seq_policy> : std::true_type {};
+template <>
+struct is_execution_policy<par_policy> : std::true_type {};
+template <class P>
+struct is_host_policy : std::bool_constant<std::is_same<P, seq_policy>::value || std::is_same<P, par_policy>::value> {};
+template <class P>
+struct is_device_policy : std::false_type {};
+#if ALGO_HAS_CUDA
+template <>
+struct is_execution_policy<cub_policy> : std::true_type {};
+template <class... S>
+struct is_execution_policy<cuda_policy<S...>> : std::true_type {};
+template <>
+struct is_device_policy<cub_policy> : std::true_type {};
+template <class... S>
+struct is_device_policy<cuda_policy<S...>> : std::true_type {};
+#endif
+
+template <class P>
+inline constexpr bool is_execution_policy_v = is_execution_policy<std::decay_t<P>>::value;
+
+}  // namespace algo
