@@ -5,7 +5,7 @@
 
 #include "../../policy.hpp"
 #include "../cub/transpose.cuh"
-#include "numeric.cuh"
+#include "as_cub.cuh"
 
 namespace algo::detail {
 
