@@ -1,0 +1,114 @@
+# Shared by scripts/test.sh and scripts/demo.sh (sourced, not run):
+#   algo_install_deps     apt-get what is missing, only as root and only when a registry answers
+#   algo_find_nvcc        put the CUDA toolkit's nvcc on PATH when it is installed but not there
+#   algo_configure        pick the preset (cuda when nvcc is found, else host) and configure
+# Settings (environment):
+#   ALGO_BUILD_DIR            build directory (default: build/<preset>)
+#   ALGO_PRESET               force a preset: host or cuda
+#   ALGO_CUDA_ARCHITECTURES   CMAKE_CUDA_ARCHITECTURES (default: $CUDAARCHS, else 90)
+#   ALGO_JOBS                 parallel build jobs (default: all cores)
+#   ALGO_NO_INSTALL=1         never call apt-get
+
+ALGO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+algo_log() { printf '[algo] %s\n' "$*" >&2; }
+
+# ---- dependencies --------------------------------------------------------------------------------
+algo_have_header() {  # algo_have_header catch2/catch.hpp ...: any of them in a system include dir
+  local h d
+  for h in "$@"; do
+    for d in /usr/include /usr/local/include; do
+      [ -e "$d/$h" ] && return 0
+    done
+  done
+  return 1
+}
+
+# A registry host from the enabled apt sources, reached within 5 s (a configured proxy is trusted
+# as is: apt-get's own timeouts then bound the wait).
+algo_registry_answers() {
+  if [ -n "${http_proxy:-}${https_proxy:-}" ] || apt-config dump 2>/dev/null | grep -qi '::proxy "[^"]'; then
+    return 0
+  fi
+  local url host port
+  url=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+    grep -v '^[[:space:]]*#' | grep -oE 'https?://[^/[:space:]]+' | head -1)
+  [ -n "$url" ] || return 1
+  host=${url#*://}
+  port=80
+  [ "${url%%://*}" = https ] && port=443
+  timeout 5 bash -c "exec 3<>/dev/tcp/$host/$port" 2>/dev/null
+}
+
+algo_install_deps() {
+  local need=()
+  command -v cmake >/dev/null || need+=(cmake)
+  command -v ninja >/dev/null || need+=(ninja-build)
+  command -v c++ >/dev/null || need+=(g++)
+  algo_have_header catch2/catch.hpp catch2/catch_all.hpp || need+=(catch2)
+  algo_have_header range/v3/all.hpp || need+=(librange-v3-dev)
+  [ ${#need[@]} -eq 0 ] && return 0
+
+  if [ "${ALGO_NO_INSTALL:-0}" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    algo_log "missing ${need[*]}; not installing (needs root and apt-get); carrying on without"
+    return 0
+  fi
+  if ! algo_registry_answers; then
+    algo_log "missing ${need[*]}; no package registry answers; carrying on without"
+    return 0
+  fi
+  algo_log "installing ${need[*]} with apt-get"
+  local apt_opts=(-q -o Acquire::Retries=1 -o Acquire::http::Timeout=15 -o Acquire::https::Timeout=15)
+  export DEBIAN_FRONTEND=noninteractive
+  if ! timeout 180 apt-get "${apt_opts[@]}" update >/dev/null; then
+    algo_log "apt-get update failed; carrying on with what is installed"
+    return 0
+  fi
+  local p
+  for p in "${need[@]}"; do  # one at a time: a package this distribution lacks must not block the rest
+    timeout 600 apt-get "${apt_opts[@]}" install -y --no-install-recommends "$p" >/dev/null ||
+      algo_log "could not install $p; carrying on without it"
+  done
+}
+
+# ---- CUDA ------------------------------------------------------------------------------------------
+algo_find_nvcc() {
+  command -v nvcc >/dev/null && return 0
+  local c
+  for c in "${CUDACXX:-}" "${CUDA_HOME:-/nonexistent}/bin/nvcc" "${CUDA_PATH:-/nonexistent}/bin/nvcc" \
+    /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc; do
+    if [ -n "$c" ] && [ -x "$c" ]; then
+      export PATH="$(dirname "$c"):$PATH"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# ---- configure -------------------------------------------------------------------------------------
+# Sets ALGO_PRESET and ALGO_BUILD_DIR, configures the build directory; arguments go to cmake.
+algo_configure() {
+  command -v cmake >/dev/null || { algo_log "cmake is not installed"; return 1; }
+  command -v ninja >/dev/null || { algo_log "ninja is not installed (the presets use Ninja)"; return 1; }
+  if [ -z "${ALGO_PRESET:-}" ]; then
+    if algo_find_nvcc; then ALGO_PRESET=cuda; else ALGO_PRESET=host; fi
+  elif [ "$ALGO_PRESET" = cuda ]; then
+    algo_find_nvcc || algo_log "ALGO_PRESET=cuda but no nvcc found"
+  fi
+  case "$ALGO_PRESET" in
+    host | cuda) ;;
+    *) algo_log "ALGO_PRESET must be host or cuda, not '$ALGO_PRESET'"; return 1 ;;
+  esac
+  ALGO_BUILD_DIR=${ALGO_BUILD_DIR:-$ALGO_ROOT/build/$ALGO_PRESET}
+  ALGO_JOBS=${ALGO_JOBS:-$(nproc 2>/dev/null || echo 2)}
+  export ALGO_PRESET ALGO_BUILD_DIR ALGO_JOBS
+
+  local args=(--preset "$ALGO_PRESET" -B "$ALGO_BUILD_DIR" "$@")
+  if [ "$ALGO_PRESET" = cuda ]; then
+    args+=("-DCMAKE_CUDA_ARCHITECTURES=${ALGO_CUDA_ARCHITECTURES:-${CUDAARCHS:-90}}")
+    algo_log "preset cuda ($(nvcc --version | grep -o 'release [0-9.]*'), sm ${ALGO_CUDA_ARCHITECTURES:-${CUDAARCHS:-90}}), build dir $ALGO_BUILD_DIR"
+  else
+    algo_log "preset host (no nvcc: host policies only), build dir $ALGO_BUILD_DIR"
+  fi
+  (cd "$ALGO_ROOT" && cmake "${args[@]}")
+}

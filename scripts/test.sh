@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# THE test command: installs what is missing (apt-get, when root and a registry answers), configures
+# with the `cuda` preset when nvcc is found (else `host`), builds everything with all cores and runs
+# CTest. Extra arguments go to ctest, e.g.  scripts/test.sh -L device   or   scripts/test.sh -R scan
+# Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS (see scripts/common.sh).
+# Exit status: non-zero when configuring, building or any test fails.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+start=$(date +%s)
+algo_install_deps
+algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON
+
+algo_log "building with $ALGO_JOBS jobs"
+cmake --build "$ALGO_BUILD_DIR" --parallel "$ALGO_JOBS"
+
+log="$ALGO_BUILD_DIR/ctest.log"
+set +e
+ctest --test-dir "$ALGO_BUILD_DIR" --output-on-failure --parallel "$ALGO_JOBS" "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+
+# ---- summary (the tail of a long log, repeated where it is seen) ---------------------------------
+echo
+echo "==== CTest summary ($ALGO_PRESET preset, $ALGO_BUILD_DIR, $(( $(date +%s) - start )) s) ===="
+grep -E '^[0-9]+% tests passed' "$log" || echo "(no CTest summary line: see $log)"
+grep -E '\*\*\*(Skipped|Failed|Timeout|Exception|Not Run)|\(Failed\)|\(Timeout\)' "$log" || true
+if [ "$status" -ne 0 ]; then
+  echo "FAILED (ctest exit status $status)"
+fi
+exit "$status"
