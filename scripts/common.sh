@@ -32,7 +32,7 @@ algo_registry_answers() {
   fi
   local url host port
   url=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-    grep -v '^[[:space:]]*#' | grep -oE 'https?://[^/[:space:]]+' | head -1)
+    grep -v '^[[:space:]]*#' | grep -oE 'https?://[^/[:space:]]+' | head -1 || true)
   [ -n "$url" ] || return 1
   host=${url#*://}
   port=80
