@@ -143,6 +143,13 @@ template <> struct type_name<big32> { static constexpr const char* value = "big3
 template <class T>
 inline constexpr const char* type_name_v = type_name<T>::value;
 
+/// x as it should be printed: 1-byte integers as numbers, not characters.
+template <class T>
+auto show(const T& x) {
+  if constexpr (std::is_integral<T>::value && sizeof(T) == 1) return static_cast<int>(x);
+  else return x;
+}
+
 // ==== random data =============================================================================
 using rng_t = std::mt19937_64;
 
@@ -294,6 +301,69 @@ inline std::vector<std::int64_t> standard_sizes(const std::vector<std::int64_t>&
   }
   for (std::int64_t v : random_sizes(random_count, 2, 100000, seed)) s.push_back(v);
   return s;
+}
+
+// ==== hashed values (host and device: fancy-iterator inputs) ===================================
+/// splitmix64: a well-mixed 64-bit hash of x.
+ALGO_HD inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// hashed_value<T>{seed}(i): a pseudo-random T for index i, computed the same way on host and
+/// device, with the same ranges as random_value<T> (never zero). Meant for
+/// thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), hashed_value<T>{seed}).
+template <class T>
+struct hashed_value {
+  std::uint64_t seed = 1;
+
+  ALGO_HD T operator()(std::int64_t i) const {
+    const std::uint64_t h = splitmix64(seed * 0x2545f4914f6cdd1dull + static_cast<std::uint64_t>(i));
+    if constexpr (std::is_same<T, std::uint8_t>::value) {
+      return static_cast<T>(1 + h % 255);
+    } else if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
+      const auto m = static_cast<T>(1 + (h >> 1) % 300);  // |x| in [1, 300]
+      return (h & 1) ? m : static_cast<T>(-m);
+    } else if constexpr (std::is_integral<T>::value) {
+      return static_cast<T>(1 + h % 1000);
+    } else if constexpr (std::is_floating_point<T>::value) {
+      const T u = static_cast<T>(static_cast<double>(h >> 11) * 0x1p-53);  // [0, 1)
+      const T m = T(0.25) + T(0.75) * u;
+      return (h & 1) ? m : -m;
+    } else if constexpr (std::is_same<T, affine>::value) {
+      const float u = static_cast<float>(static_cast<double>(h >> 40) * 0x1p-24);
+      const float v = 0.25f + 0.75f * static_cast<float>(static_cast<double>((h >> 8) & 0xffffff) * 0x1p-24);
+      return affine{0.5f + 0.5f * u, (h & 1) ? v : -v};
+    } else if constexpr (std::is_same<T, affine_i>::value) {
+      return affine_i{static_cast<std::int32_t>(static_cast<std::uint32_t>(h) | 1u),
+                      static_cast<std::int32_t>(static_cast<std::uint32_t>(h >> 32) | 2u)};
+    } else if constexpr (std::is_same<T, mat2i>::value) {
+      const std::uint64_t h2 = splitmix64(h);
+      std::uint32_t m00 = static_cast<std::uint32_t>(h) | 0x101u, m01 = static_cast<std::uint32_t>(h >> 32) | 0x100u;
+      std::uint32_t m10 = static_cast<std::uint32_t>(h2) | 0x100u, m11 = static_cast<std::uint32_t>(h2 >> 32) | 0x101u;
+      if (h2 & 2) m01 &= ~1u; else m10 &= ~1u;  // odd determinant
+      return mat2i{static_cast<std::int32_t>(m00), static_cast<std::int32_t>(m01), static_cast<std::int32_t>(m10),
+                   static_cast<std::int32_t>(m11)};
+    } else {
+      static_assert(std::is_same<T, big32>::value, "hashed_value: unsupported type");
+      const std::uint64_t h2 = splitmix64(h), h3 = splitmix64(h2), h4 = splitmix64(h3);
+      big32 m{h | 0x101u, h2 | 0x100u, h3 | 0x100u, h4 | 0x101u};
+      if (h4 & 2) m.m01 &= ~std::uint64_t(1); else m.m10 &= ~std::uint64_t(1);
+      return m;
+    }
+  }
+};
+
+/// The host copy of what hashed_value<T>{seed} yields for 0 .. n-1.
+template <class T>
+std::vector<T> hashed_vector(std::size_t n, std::uint64_t seed) {
+  hashed_value<T> f{seed};
+  std::vector<T> v;
+  v.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) v.push_back(f(static_cast<std::int64_t>(i)));
+  return v;
 }
 
 // ==== host references (sequential, left to right) =============================================

@@ -1,0 +1,772 @@
+// Generic device tests, shared by every device policy's test translation unit. Each check is
+// templated on the value types (a parameter pack: the caller picks, keeping nvcc's work per TU in
+// hand) and takes the policy as an argument:
+//
+//   algo_test::check_scans<std::int32_t, float, algo_test::affine_i>(algo::cub, algo_test::device_sizes({4096}));
+//   algo_test::check_reduces<double, algo_test::mat2i>(algo::cuda, algo_test::device_sizes());
+//   algo_test::check_transposes<std::uint8_t, algo_test::mat2i>(algo::cub, algo_test::standard_shapes({32}));
+//
+// What each value type means (its accumulator, its custom operator) is in spec<T> below:
+//   int32 (bit_xor), uint8 in with an int64 accumulator (through init; bit_xor), int64 (bit_xor),
+//   float / double (maximum), and the non-commutative user types affine, affine_i, mat2i, big32.
+//
+// References: thrust (thrust::device) wherever Thrust is right (scans of any associative operator;
+// reductions of commutative ones), plus a sequential host fold / scan for everything (the only
+// valid reference for non-commutative reductions: thrust::reduce reorders operands). Integers and
+// user integer types compare exactly, floats within tolerance<F>(n) scaled by the sum of |terms|.
+//
+// Failures say which policy, type, size, variant and the first mismatching index.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cxxabi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/inner_product.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/transform_reduce.h>
+
+#include <algo/algo.hpp>
+
+#include "catch.hpp"
+#include "test_types.hpp"
+
+namespace algo_test {
+
+// ==== what each value type is tested with =====================================================
+/// acc: the accumulator (scans with init, reductions); op: the custom operator;
+/// arithmetic: the plus-based overloads (no op) apply.
+template <class T>
+struct spec;
+template <>
+struct spec<std::int32_t> {
+  using acc = std::int32_t;
+  using op = algo::bit_xor<>;
+  static constexpr bool arithmetic = true;
+};
+template <>
+struct spec<std::int64_t> {
+  using acc = std::int64_t;
+  using op = algo::bit_xor<>;
+  static constexpr bool arithmetic = true;
+};
+/// uint8 input, int64 accumulator (the init's type).
+template <>
+struct spec<std::uint8_t> {
+  using acc = std::int64_t;
+  using op = algo::bit_xor<>;
+  static constexpr bool arithmetic = true;
+};
+template <>
+struct spec<float> {
+  using acc = float;
+  using op = algo::maximum<>;
+  static constexpr bool arithmetic = true;
+};
+template <>
+struct spec<double> {
+  using acc = double;
+  using op = algo::maximum<>;
+  static constexpr bool arithmetic = true;
+};
+template <>
+struct spec<affine> {
+  using acc = affine;
+  using op = compose_affine;
+  static constexpr bool arithmetic = false;
+};
+template <>
+struct spec<affine_i> {
+  using acc = affine_i;
+  using op = compose_affine_i;
+  static constexpr bool arithmetic = false;
+};
+template <>
+struct spec<mat2i> {
+  using acc = mat2i;
+  using op = mat2_mul;
+  static constexpr bool arithmetic = false;
+};
+template <>
+struct spec<big32> {
+  using acc = big32;
+  using op = big32_mul;
+  static constexpr bool arithmetic = false;
+};
+
+/// Host references accumulate floats in double.
+template <class T>
+using ref_t = std::conditional_t<std::is_same<T, float>::value, double, T>;
+
+/// x*x in a type wide enough for a few million terms (int64 for integers).
+struct square_wide {
+  template <class T>
+  ALGO_HD auto operator()(const T& x) const {
+    using W = std::conditional_t<std::is_integral<T>::value, std::int64_t, T>;
+    return static_cast<W>(x) * static_cast<W>(x);
+  }
+};
+/// a - b, widened the same way.
+struct diff_wide {
+  template <class T>
+  ALGO_HD auto operator()(const T& a, const T& b) const {
+    using W = std::conditional_t<std::is_integral<T>::value, std::int64_t, T>;
+    return static_cast<W>(a) - static_cast<W>(b);
+  }
+};
+/// Changes what an output iterator writes (so a transform_output_iterator is visibly used):
+/// ~x for integers, -x for floats, unchanged for user types.
+struct flip {
+  template <class T>
+  ALGO_HD T operator()(const T& x) const {
+    if constexpr (std::is_integral<T>::value) return static_cast<T>(~x);
+    else if constexpr (std::is_floating_point<T>::value) return -x;
+    else return x;
+  }
+};
+/// The wide type square_wide / diff_wide produce for T.
+template <class T>
+using wide_t = std::conditional_t<std::is_integral<T>::value, std::int64_t, T>;
+
+// ==== plumbing =================================================================================
+inline void require_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+}
+
+/// Waits for the device and fails the test (with CUDA's message) if anything went wrong
+/// asynchronously (a kernel fault shows up here, not at the launch).
+inline void require_device_ok(const char* where) {
+  const cudaError_t e = cudaDeviceSynchronize();
+  const cudaError_t last = cudaGetLastError();
+  INFO(where << ": cudaDeviceSynchronize says " << cudaGetErrorName(e) << ", cudaGetLastError says " << cudaGetErrorName(last));
+  REQUIRE(e == cudaSuccess);
+  REQUIRE(last == cudaSuccess);
+}
+
+/// Readable policy name (demangled type), for INFO.
+template <class P>
+std::string policy_name() {
+  int status = 0;
+  char* s = abi::__cxa_demangle(typeid(P).name(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && s) ? s : typeid(P).name();
+  std::free(s);
+  return out;
+}
+
+/// Byte every output buffer is pre-filled with: unwritten elements and overruns show up.
+inline constexpr int sentinel_byte = 0xA5;
+
+/// cudaMalloc'ed array of n elements plus a guard tail, pre-filled with sentinel_byte.
+template <class T>
+class device_buffer {
+ public:
+  static constexpr std::size_t guard = 64;  // elements after the end that nobody may write
+
+  explicit device_buffer(std::size_t n) : n_(n) {
+    require_cuda(cudaMalloc(&p_, (n_ + guard) * sizeof(T)), "cudaMalloc");
+    fill_sentinel();
+  }
+  explicit device_buffer(const std::vector<T>& h) : device_buffer(h.size()) { upload(h); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  ~device_buffer() { cudaFree(p_); }
+
+  T* begin() const { return p_; }
+  T* end() const { return p_ + n_; }
+  std::size_t size() const { return n_; }
+
+  void upload(const std::vector<T>& h) {
+    require_cuda(cudaMemcpy(p_, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+  }
+  void fill_sentinel() {
+    require_cuda(cudaMemset(p_, sentinel_byte, (n_ + guard) * sizeof(T)), "cudaMemset");
+  }
+  std::vector<T> download() const {
+    std::vector<T> h(n_);
+    require_cuda(cudaMemcpy(h.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+    return h;
+  }
+  /// True when every byte of the guard tail still holds sentinel_byte.
+  bool guard_intact() const {
+    std::vector<unsigned char> g(guard * sizeof(T));
+    require_cuda(cudaMemcpy(g.data(), p_ + n_, g.size(), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+    for (unsigned char c : g)
+      if (c != sentinel_byte) return false;
+    return true;
+  }
+  /// True when all n elements still hold sentinel_byte (nothing was written).
+  bool untouched() const {
+    std::vector<unsigned char> g(n_ * sizeof(T));
+    require_cuda(cudaMemcpy(g.data(), p_, g.size(), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+    for (unsigned char c : g)
+      if (c != sentinel_byte) return false;
+    return true;
+  }
+
+ private:
+  std::size_t n_;
+  T* p_ = nullptr;
+};
+
+/// A non-blocking stream (does not synchronize with the legacy default stream, so work the
+/// library wrongly puts on stream 0 races instead of hiding).
+class test_stream {
+ public:
+  test_stream() { require_cuda(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  test_stream(const test_stream&) = delete;
+  test_stream& operator=(const test_stream&) = delete;
+  ~test_stream() { cudaStreamDestroy(s_); }
+  cudaStream_t get() const { return s_; }
+  void sync() const { require_cuda(cudaStreamSynchronize(s_), "cudaStreamSynchronize"); }
+
+ private:
+  cudaStream_t s_{};
+};
+
+/// Carries a type through a generic lambda (fold over a type pack).
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+template <class To, class From>
+std::vector<To> convert(const std::vector<From>& v) {
+  if constexpr (std::is_same<To, From>::value) {
+    return v;
+  } else {
+    std::vector<To> out;
+    out.reserve(v.size());
+    for (const From& x : v) out.push_back(static_cast<To>(x));
+    return out;
+  }
+}
+
+template <class T, class F>
+std::vector<T> map(const std::vector<T>& v, F f) {
+  std::vector<T> out;
+  out.reserve(v.size());
+  for (const T& x : v) out.push_back(f(x));
+  return out;
+}
+
+/// CHECKs that got == want element-wise (same_value, scaled by scale[i] for floats); on failure
+/// says where, with the first mismatch and how many there are.
+template <class T>
+void expect_equal(const std::string& what, const std::vector<T>& got, const std::vector<T>& want,
+                  const std::vector<double>* scale = nullptr) {
+  const std::int64_t first = first_mismatch(got, want, scale);
+  std::ostringstream os;
+  os << what << ": ";
+  if (first < 0) {
+    os << "all " << want.size() << " elements agree";
+  } else {
+    const std::size_t n = got.size() < want.size() ? got.size() : want.size();
+    std::size_t bad = 0, last = 0;
+    for (std::size_t i = static_cast<std::size_t>(first); i < n; ++i) {
+      if (!same_value(got[i], want[i], scale ? (*scale)[i] : 1.0, static_cast<std::int64_t>(want.size()))) {
+        ++bad;
+        last = i;
+      }
+    }
+    os << "first mismatch at index " << first << " of " << want.size();
+    if (static_cast<std::size_t>(first) < n)
+      os << ": got " << show(got[first]) << ", want " << show(want[first]) << " (" << bad
+         << " mismatches, last at " << last << ")";
+    else
+      os << ": sizes differ (got " << got.size() << ", want " << want.size() << ")";
+  }
+  INFO(os.str());
+  CHECK(first == -1);
+}
+
+/// CHECKs one value (a reduction's result).
+template <class T>
+void expect_value(const std::string& what, const T& got, const T& want, double scale, std::int64_t n) {
+  INFO(what << ": got " << show(got) << ", want " << show(want));
+  CHECK(same_value(got, want, scale, n));
+}
+
+/// 0, 1, 31, 32, 33, 1023, 1024, 1025, each tile size t and t-1, t+1, 2t+1, a few random sizes,
+/// and two sizes of a few million.
+inline std::vector<std::int64_t> device_sizes(const std::vector<std::int64_t>& tiles = {}, std::uint64_t seed = 7) {
+  std::vector<std::int64_t> s = standard_sizes(tiles, 3, seed);
+  s.push_back((std::int64_t(1) << 21) + 5);
+  s.push_back(3999971);
+  return s;
+}
+
+/// Seed for (type, size): different data for every case, reproducible.
+template <class T>
+std::uint64_t case_seed(std::uint64_t base, std::int64_t n) {
+  return splitmix64(base ^ (static_cast<std::uint64_t>(n) * 1000003u) ^ (sizeof(T) << 40));
+}
+
+// ==== scans ====================================================================================
+/// Every scan overload of `policy` on n random values of T, against thrust::*_scan(thrust::device)
+/// and the host reference: default plus (arithmetic types), custom op, op + init, exclusive with
+/// and without op, in place, device_vector iterators, a counting+transform input with a
+/// transform_output_iterator, discard output (int32), and a non-blocking stream.
+template <class T, class Policy>
+void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
+  using S = spec<T>;
+  using Acc = typename S::acc;
+  using Op = typename S::op;
+  using Ref = ref_t<Acc>;
+  constexpr bool same_acc = std::is_same<Acc, T>::value;
+  const Op op{};
+  const Acc init = random_scalar<Acc>(seed + 1);
+  const auto un = static_cast<std::size_t>(n);
+  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
+                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
+
+  const std::vector<T> h_in = random_vector<T>(un, seed);
+  device_buffer<T> in(h_in);
+  device_buffer<Acc> out(un), want(un);
+
+  // Float tolerances scale with the running sum of |x| (init included: it bounds exclusive too).
+  std::vector<double> scale, scale_init;
+  const std::vector<double>* sc = nullptr;
+  const std::vector<double>* sc_init = nullptr;
+  if constexpr (std::is_floating_point<Acc>::value) {
+    scale = abs_scan_scale(h_in, 0.0);
+    scale_init = abs_scan_scale(h_in, std::fabs(static_cast<double>(init)));
+    sc = &scale;
+    sc_init = &scale_init;
+  }
+  auto ref_incl = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(h_in, o)); };
+  auto ref_incl_init = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(h_in, o, static_cast<Ref>(init))); };
+  auto ref_excl = [&](auto o) { return convert<Acc>(ref_exclusive_scan<Ref>(h_in, static_cast<Ref>(init), o)); };
+
+  // ---- inclusive_scan(first, last, d_first): plus, input type --------------------------------
+  if constexpr (S::arithmetic && same_acc) {
+    INFO("variant: inclusive_scan(policy, first, last, d_first)");
+    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin());
+    CHECK(r == out.end());
+    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin());
+    const auto got = out.download();
+    expect_equal("vs thrust::inclusive_scan", got, want.download(), sc);
+    expect_equal("vs host", got, ref_incl(algo::plus<>{}), sc);
+    CHECK(out.guard_intact());
+  }
+
+  // ---- inclusive_scan(first, last, d_first, op), then in place --------------------------------
+  if constexpr (same_acc) {
+    INFO("variant: inclusive_scan(policy, first, last, d_first, op)");
+    out.fill_sentinel();
+    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+    CHECK(r == out.end());
+    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), op);
+    const auto got = out.download();
+    const auto w = want.download();
+    expect_equal("vs thrust::inclusive_scan", got, w, sc);
+    expect_equal("vs host", got, ref_incl(op), sc);
+    CHECK(out.guard_intact());
+
+    INFO("in place: d_first == first");
+    device_buffer<T> io(h_in);
+    auto r2 = algo::inclusive_scan(policy, io.begin(), io.end(), io.begin(), op);
+    CHECK(r2 == io.end());
+    expect_equal("in place vs thrust", io.download(), w, sc);
+  }
+
+  // ---- inclusive_scan(first, last, d_first, op, init) -----------------------------------------
+  std::vector<Acc> want_incl_init;
+  {
+    INFO("variant: inclusive_scan(policy, first, last, d_first, op, init)");
+    out.fill_sentinel();
+    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op, init);
+    CHECK(r == out.end());
+    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init, op);
+    const auto got = out.download();
+    want_incl_init = want.download();
+    expect_equal("vs thrust::inclusive_scan", got, want_incl_init, sc_init);
+    expect_equal("vs host", got, ref_incl_init(op), sc_init);
+    CHECK(out.guard_intact());
+  }
+
+  // ---- exclusive_scan(first, last, d_first, init): plus ---------------------------------------
+  if constexpr (S::arithmetic) {
+    INFO("variant: exclusive_scan(policy, first, last, d_first, init)");
+    out.fill_sentinel();
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init);
+    CHECK(r == out.end());
+    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init);
+    const auto got = out.download();
+    expect_equal("vs thrust::exclusive_scan", got, want.download(), sc_init);
+    expect_equal("vs host", got, ref_excl(algo::plus<>{}), sc_init);
+    CHECK(out.guard_intact());
+  }
+
+  // ---- exclusive_scan(first, last, d_first, init, op), then in place ---------------------------
+  {
+    INFO("variant: exclusive_scan(policy, first, last, d_first, init, op)");
+    out.fill_sentinel();
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init, op);
+    CHECK(r == out.end());
+    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init, op);
+    const auto got = out.download();
+    const auto w = want.download();
+    expect_equal("vs thrust::exclusive_scan", got, w, sc_init);
+    expect_equal("vs host", got, ref_excl(op), sc_init);
+    CHECK(out.guard_intact());
+
+    if constexpr (same_acc) {
+      INFO("in place: d_first == first");
+      device_buffer<T> io(h_in);
+      auto r2 = algo::exclusive_scan(policy, io.begin(), io.end(), io.begin(), init, op);
+      CHECK(r2 == io.end());
+      expect_equal("in place vs thrust", io.download(), w, sc_init);
+    }
+  }
+
+  // ---- thrust::device_vector iterators ------------------------------------------------------
+  {
+    INFO("variant: inclusive_scan(policy, device_vector iterators, op, init)");
+    thrust::device_vector<T> v(h_in.begin(), h_in.end());
+    thrust::device_vector<Acc> o(un);
+    auto r = algo::inclusive_scan(policy, v.begin(), v.end(), o.begin(), op, init);
+    CHECK(r == o.end());
+    std::vector<Acc> got(un);
+    thrust::copy(o.begin(), o.end(), got.begin());
+    expect_equal("vs thrust (raw pointers)", got, want_incl_init, sc_init);
+  }
+
+  // ---- fancy iterators: counting + transform in, transform_output out -------------------------
+  {
+    INFO("variant: inclusive_scan(policy, transform_iterator(counting_iterator), transform_output_iterator, op, init)");
+    const hashed_value<T> gen{seed + 2};
+    const std::vector<T> h_gen = hashed_vector<T>(un, seed + 2);
+    auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), gen);
+    auto d_first = thrust::make_transform_output_iterator(out.begin(), flip{});
+    out.fill_sentinel();
+    auto r = algo::inclusive_scan(policy, first, first + n, d_first, op, init);
+    CHECK(r - d_first == n);
+    const auto w = map(convert<Acc>(ref_inclusive_scan<Ref>(h_gen, op, static_cast<Ref>(init))), flip{});
+    std::vector<double> gscale;
+    if constexpr (std::is_floating_point<Acc>::value) gscale = abs_scan_scale(h_gen, std::fabs(static_cast<double>(init)));
+    expect_equal("vs host", out.download(), w, gscale.empty() ? nullptr : &gscale);
+    CHECK(out.guard_intact());
+  }
+  if constexpr (std::is_same<T, std::int32_t>::value) {
+    INFO("variant: exclusive_scan(policy, first, last, discard_iterator, init)");
+    auto d_first = thrust::make_discard_iterator();
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), d_first, init);
+    CHECK(r - d_first == n);
+    require_device_ok("after the scan into a discard_iterator");
+  }
+
+  // ---- a non-blocking stream -----------------------------------------------------------------
+  {
+    INFO("variant: inclusive_scan(policy.on(stream), first, last, d_first, op, init), non-blocking stream");
+    test_stream s;
+    out.fill_sentinel();
+    require_device_ok("before the stream variant");  // uploads and memsets are done
+    auto r = algo::inclusive_scan(policy.on(s.get()), in.begin(), in.end(), out.begin(), op, init);
+    CHECK(r == out.end());
+    s.sync();  // only the policy's stream
+    expect_equal("vs thrust (default stream)", out.download(), want_incl_init, sc_init);
+  }
+
+  require_device_ok("end of check_scans_one");
+}
+
+/// check_scans_one for each type in Ts and each size; seeds derived from `seed`.
+template <class... Ts, class Policy>
+void check_scans(const Policy& policy, const std::vector<std::int64_t>& sizes, std::uint64_t seed = 1) {
+  static_assert(sizeof...(Ts) > 0, "check_scans<T...>: name the value types");
+  auto one_type = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::int64_t n : sizes) check_scans_one<T>(policy, n, case_seed<T>(seed, n));
+  };
+  (one_type(type_tag<Ts>{}), ...);
+}
+
+// ==== reductions ===============================================================================
+/// (a, b) -> b on every type: a non-commutative reduction whose answer is the last element.
+template <class T, class Policy>
+void check_take_right(const Policy& policy, const device_buffer<T>& in, const std::vector<T>& h_in, const T& init) {
+  INFO("variant: reduce(policy, first, last, init, take_right) (non-commutative)");
+  const T got = algo::reduce(policy, in.begin(), in.end(), init, take_right{});
+  const T want = h_in.empty() ? init : h_in.back();
+  expect_value("vs the last element", got, want, 1.0, 1);
+}
+
+/// Every reduce / transform_reduce overload of `policy` on n values of T. Arithmetic types:
+/// against thrust::reduce / transform_reduce / inner_product (commutative operators) and the host.
+/// User types (non-commutative operators): against a sequential host fold only.
+template <class T, class Policy>
+void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
+  using S = spec<T>;
+  using Acc = typename S::acc;
+  using Op = typename S::op;
+  using Ref = ref_t<Acc>;
+  const Op op{};
+  const Acc init = random_scalar<Acc>(seed + 1);
+  const auto un = static_cast<std::size_t>(n);
+  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
+                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
+
+  const std::vector<T> h_in = random_vector<T>(un, seed);
+  device_buffer<T> in(h_in);
+
+  // Float scales: sums of |terms|.
+  double sum_abs = 0, sum_sq = 0;
+  if constexpr (std::is_arithmetic<T>::value) {
+    for (const T& x : h_in) {
+      sum_abs += std::fabs(static_cast<double>(x));
+      sum_sq += static_cast<double>(x) * static_cast<double>(x);
+    }
+  }
+
+  if constexpr (S::arithmetic) {
+    const std::vector<T> h_in2 = random_vector<T>(un, seed + 3);
+    device_buffer<T> in2(h_in2);
+    double sum_abs_prod = 0;
+    for (std::size_t i = 0; i < un; ++i) sum_abs_prod += std::fabs(static_cast<double>(h_in[i]) * static_cast<double>(h_in2[i]));
+    const double init_abs = std::fabs(static_cast<double>(init));
+
+    // ---- reduce(first, last): T{} and plus, in T ------------------------------------------------
+    {
+      INFO("variant: reduce(policy, first, last)");
+      const T got = algo::reduce(policy, in.begin(), in.end());
+      const T want = thrust::reduce(thrust::device, in.begin(), in.end());
+      expect_value("vs thrust::reduce", got, want, sum_abs, n);
+      expect_value("vs host", got, static_cast<T>(ref_fold(h_in, ref_t<T>{}, algo::plus<ref_t<T>>{})), sum_abs, n);
+    }
+    // ---- reduce(first, last, init) ----------------------------------------------------------
+    Acc want_init{};
+    {
+      INFO("variant: reduce(policy, first, last, init)");
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), init);
+      want_init = thrust::reduce(thrust::device, in.begin(), in.end(), init);
+      expect_value("vs thrust::reduce", got, want_init, sum_abs + init_abs, n);
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), algo::plus<>{})),
+                   sum_abs + init_abs, n);
+    }
+    // ---- reduce(first, last, init, op): a commutative custom operator -------------------------
+    {
+      INFO("variant: reduce(policy, first, last, init, op)");
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, op);
+      const Acc want = thrust::reduce(thrust::device, in.begin(), in.end(), init, op);
+      expect_value("vs thrust::reduce", got, want, 1.0, n);
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), op)), 1.0, n);
+    }
+    // ---- transform_reduce(first, last, init, plus, square): sum of squares ---------------------
+    {
+      INFO("variant: transform_reduce(policy, first, last, init, plus, square) (sum of squares)");
+      using W = wide_t<T>;
+      const W winit = static_cast<W>(init);
+      const W got = algo::transform_reduce(policy, in.begin(), in.end(), winit, algo::plus<>{}, square_wide{});
+      const W want = thrust::transform_reduce(thrust::device, in.begin(), in.end(), square_wide{}, winit, algo::plus<>{});
+      expect_value("vs thrust::transform_reduce", got, want, sum_sq + init_abs, n);
+      ref_t<W> host = winit;
+      for (const T& x : h_in) host += square_wide{}(static_cast<ref_t<T>>(x));
+      expect_value("vs host", got, static_cast<W>(host), sum_sq + init_abs, n);
+    }
+    // ---- transform_reduce(first1, last1, first2, init): dot product ----------------------------
+    {
+      INFO("variant: transform_reduce(policy, first1, last1, first2, init) (inner product)");
+      using W = wide_t<T>;
+      const W winit = static_cast<W>(init);
+      const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit);
+      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit);
+      expect_value("vs thrust::inner_product", got, want, sum_abs_prod + init_abs, n);
+      ref_t<W> host = winit;
+      for (std::size_t i = 0; i < un; ++i) host += static_cast<ref_t<W>>(h_in[i]) * static_cast<ref_t<W>>(h_in2[i]);
+      expect_value("vs host", got, static_cast<W>(host), sum_abs_prod + init_abs, n);
+    }
+    // ---- transform_reduce(first1, last1, first2, init, op, diff) -------------------------------
+    {
+      INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, a - b)");
+      using W = wide_t<T>;
+      const W winit = static_cast<W>(init);
+      const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit, op, diff_wide{});
+      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit, op, diff_wide{});
+      expect_value("vs thrust::inner_product", got, want, 1.0, n);
+      W host = winit;
+      for (std::size_t i = 0; i < un; ++i) host = static_cast<W>(op(host, diff_wide{}(h_in[i], h_in2[i])));
+      expect_value("vs host", got, host, 1.0, n);
+    }
+    // ---- fancy input: counting + transform ---------------------------------------------------
+    {
+      INFO("variant: reduce(policy, transform_iterator(counting_iterator), init)");
+      auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), hashed_value<T>{seed + 2});
+      const Acc got = algo::reduce(policy, first, first + n, init);
+      const auto h_gen = hashed_vector<T>(un, seed + 2);
+      double gabs = init_abs;
+      for (const T& x : h_gen) gabs += std::fabs(static_cast<double>(x));
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_gen, static_cast<Ref>(init), algo::plus<>{})), gabs, n);
+    }
+    // ---- thrust::device_ptr ------------------------------------------------------------------
+    {
+      INFO("variant: reduce(policy, thrust::device_ptr, init)");
+      auto first = thrust::device_pointer_cast(in.begin());
+      const Acc got = algo::reduce(policy, first, first + n, init);
+      expect_value("vs thrust::reduce (raw pointers)", got, want_init, sum_abs + init_abs, n);
+    }
+    // ---- a non-blocking stream ---------------------------------------------------------------
+    {
+      INFO("variant: reduce(policy.on(stream), first, last, init), non-blocking stream");
+      test_stream s;
+      require_device_ok("before the stream variant");
+      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), init);  // synchronizes s only
+      expect_value("vs thrust::reduce (default stream)", got, want_init, sum_abs + init_abs, n);
+    }
+  } else {
+    // ---- user types, non-commutative operators: the host fold is the only reference ------------
+    {
+      INFO("variant: reduce(policy, first, last, init, op) (non-commutative)");
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, op);
+      expect_value("vs host fold", got, ref_fold(h_in, init, op), 1.0, n);
+    }
+    {
+      INFO("variant: transform_reduce(policy, counting first, counting last, init, op, hashed) (non-commutative)");
+      const hashed_value<T> gen{seed + 2};
+      const Acc got = algo::transform_reduce(policy, thrust::counting_iterator<std::int64_t>(0),
+                                             thrust::counting_iterator<std::int64_t>(n), init, op, gen);
+      expect_value("vs host fold", got, ref_fold(hashed_vector<T>(un, seed + 2), init, op), 1.0, n);
+    }
+    {
+      INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, op) (non-commutative)");
+      const std::vector<T> h_in2 = random_vector<T>(un, seed + 3);
+      device_buffer<T> in2(h_in2);
+      const Acc got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), init, op, op);
+      Acc want = init;
+      for (std::size_t i = 0; i < un; ++i) want = op(want, op(h_in[i], h_in2[i]));
+      expect_value("vs host fold", got, want, 1.0, n);
+    }
+    {
+      INFO("variant: reduce(policy.on(stream), first, last, init, op), non-blocking stream");
+      test_stream s;
+      require_device_ok("before the stream variant");
+      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), init, op);
+      expect_value("vs host fold", got, ref_fold(h_in, init, op), 1.0, n);
+    }
+  }
+
+  check_take_right(policy, in, h_in, random_scalar<T>(seed + 4));
+  require_device_ok("end of check_reduces_one");
+}
+
+/// check_reduces_one for each type in Ts and each size.
+template <class... Ts, class Policy>
+void check_reduces(const Policy& policy, const std::vector<std::int64_t>& sizes, std::uint64_t seed = 1) {
+  static_assert(sizeof...(Ts) > 0, "check_reduces<T...>: name the value types");
+  auto one_type = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::int64_t n : sizes) check_reduces_one<T>(policy, n, case_seed<T>(seed, n));
+  };
+  (one_type(type_tag<Ts>{}), ...);
+}
+
+/// take_right over 1..n from a counting iterator must give n (thrust::reduce gives 768 for n = 1000
+/// on the H100): the non-commutative path on a fancy iterator.
+template <class Policy>
+void check_take_right_counting(const Policy& policy, const std::vector<std::int64_t>& sizes) {
+  for (std::int64_t n : sizes) {
+    INFO("policy " << policy_name<Policy>() << ": reduce(policy, counting 1..n, 0, take_right), n = " << n);
+    const std::int64_t got = algo::reduce(policy, thrust::counting_iterator<std::int64_t>(1),
+                                          thrust::counting_iterator<std::int64_t>(n + 1), std::int64_t{0}, take_right{});
+    CHECK(got == n);
+  }
+}
+
+// ==== transpose ================================================================================
+/// A shape list: rows x cols pairs.
+using shape_list = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+/// Empty and degenerate shapes, single rows / columns, shapes at and around each tile size t
+/// (t x t, (t-1) x (t+1), (t+1) x (2t-1)), odd primes, and a few large / skinny ones.
+inline shape_list standard_shapes(const std::vector<std::int64_t>& tiles = {32}) {
+  shape_list s{{0, 0}, {0, 7}, {7, 0}, {1, 1}, {1, 1000}, {1000, 1}, {31, 33}, {33, 31}, {97, 89},
+               {1023, 1025}, {2048, 2048}, {3, 700001}, {700001, 3}, {1, 1 << 20}, {1 << 20, 1}, {2500, 1999}};
+  for (std::int64_t t : tiles) {
+    s.push_back({t, t});
+    s.push_back({t - 1, t + 1});
+    s.push_back({t + 1, 2 * t - 1});
+  }
+  return s;
+}
+
+/// transpose on raw pointers, device_vector iterators, a counting+transform input, and a
+/// non-blocking stream, against ref_transpose; the output's guard tail must stay untouched.
+template <class T, class Policy>
+void check_transpose_one(const Policy& policy, std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  const std::int64_t n = rows * cols;
+  const auto un = static_cast<std::size_t>(n);
+  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (" << sizeof(T) << " bytes), shape "
+                 << rows << " x " << cols << ", seed = " << seed);
+  const std::vector<T> h_in = random_vector<T>(un, seed);
+  const std::vector<T> want = ref_transpose(h_in, rows, cols);
+  device_buffer<T> in(h_in), out(un);
+  {
+    INFO("variant: transpose(policy, T*, rows, cols, T*)");
+    auto r = algo::transpose(policy, in.begin(), rows, cols, out.begin());
+    CHECK(r == out.end());
+    expect_equal("vs host", out.download(), want);
+    CHECK(out.guard_intact());
+    const bool input_unchanged = in.download() == h_in;  // the input is read only
+    CHECK(input_unchanged);
+  }
+  {
+    INFO("variant: transpose(policy, device_vector iterators)");
+    thrust::device_vector<T> v(h_in.begin(), h_in.end()), o(un);
+    auto r = algo::transpose(policy, v.begin(), rows, cols, o.begin());
+    CHECK(r == o.end());
+    std::vector<T> got(un);
+    thrust::copy(o.begin(), o.end(), got.begin());
+    expect_equal("vs host", got, want);
+  }
+  {
+    INFO("variant: transpose(policy, transform_iterator(counting_iterator), rows, cols, T*)");
+    auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), hashed_value<T>{seed + 2});
+    out.fill_sentinel();
+    auto r = algo::transpose(policy, first, rows, cols, out.begin());
+    CHECK(r == out.end());
+    expect_equal("vs host", out.download(), ref_transpose(hashed_vector<T>(un, seed + 2), rows, cols));
+    CHECK(out.guard_intact());
+  }
+  {
+    INFO("variant: transpose(policy.on(stream), T*, rows, cols, T*), non-blocking stream");
+    test_stream s;
+    out.fill_sentinel();
+    require_device_ok("before the stream variant");
+    auto r = algo::transpose(policy.on(s.get()), in.begin(), rows, cols, out.begin());
+    CHECK(r == out.end());
+    s.sync();
+    expect_equal("vs host", out.download(), want);
+  }
+  require_device_ok("end of check_transpose_one");
+}
+
+/// check_transpose_one for each type in Ts and each shape.
+template <class... Ts, class Policy>
+void check_transposes(const Policy& policy, const shape_list& shapes, std::uint64_t seed = 1) {
+  static_assert(sizeof...(Ts) > 0, "check_transposes<T...>: name the value types");
+  auto one_type = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (auto [rows, cols] : shapes) check_transpose_one<T>(policy, rows, cols, case_seed<T>(seed, rows * 65537 + cols));
+  };
+  (one_type(type_tag<Ts>{}), ...);
+}
+
+}  // namespace algo_test
