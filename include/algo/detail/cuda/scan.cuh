@@ -1,20 +1,47 @@
-// algo::cuda scans. Until the in-house kernels land (issue #3) the cuda policy forwards to the
-// CUB baseline on the same stream and resource.
+// algo::cuda scans: the in-house kernels (no CUB or Thrust call on this path). The policy's types
+// pick the strategy and the warp phase by overload:
+//
+//   algo::cuda                                              decoupled look-back, shuffle warp scans
+//   algo::cuda.with(algo::scan_strategy::scan_then_fan)     device/scan_then_fan.cuh      (4 passes)
+//   algo::cuda.with(algo::scan_strategy::reduce_then_scan)  device/reduce_then_scan.cuh   (3 passes)
+//   algo::cuda.with(algo::scan_strategy::two_level)         device/two_level.cuh          (2 + spine)
+//   algo::cuda.with(algo::scan_strategy::decoupled_lookback) device/decoupled_lookback.cuh (2, 1 launch)
+//   ... .with(algo::warp_phase::smem)                       volatile shared-memory warp scans
+//
+// Layers: warp/warp_scan.cuh -> block/block_scan.cuh (+ block_load_store.cuh) ->
+// device/scan_tile.cuh -> device/<strategy>.cuh; tuning in device/scan_config.cuh.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../../policy.hpp"
-#include "../cub/numeric.cuh"
+#include "../iterator.hpp"
 #include "../scan_kind.hpp"
-#include "as_cub.cuh"
+#include "device/decoupled_lookback.cuh"
+#include "device/reduce_then_scan.cuh"
+#include "device/scan_then_fan.cuh"
+#include "device/scan_tile.cuh"
+#include "device/two_level.cuh"
 
 namespace algo::detail {
 
 template <class... S, bool Inclusive, class InIt, class OutIt, class Op, class Init>
-OutIt scan(const cuda_policy<S...>& p, scan_kind<Inclusive> kind, InIt first, std::int64_t n, OutIt out, Op op,
+OutIt scan(const cuda_policy<S...>& policy, scan_kind<Inclusive>, InIt first, std::int64_t n, OutIt out, Op op,
            Init init) {
-  return scan(as_cub(p), kind, first, n, out, op, init);
+  using Acc = scan_accumulator_t<InIt, Init>;
+  static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda scans need a trivially copyable accumulator type");
+  static_assert(std::is_default_constructible<Acc>::value, "algo::cuda scans need a default-constructible accumulator type");
+  using Policy = cuda_policy<S...>;
+
+  auto in = cuda::unwrap(first);
+  auto o = cuda::unwrap(out);
+  cuda::maybe_value<Acc> init_value = cuda::none<Acc>();
+  if constexpr (!std::is_same<Init, no_init_t>::value) init_value = cuda::some(static_cast<Acc>(init));
+  const cuda::scan_problem<Acc, decltype(in), decltype(o), accumulate_with<Op, Acc>> problem{
+      in, o, n, accumulate_with<Op, Acc>{op}, init_value, !Inclusive, Inclusive ? "inclusive_scan" : "exclusive_scan"};
+  cuda::run_scan(policy, typename Policy::scan_strategy{}, typename Policy::warp_phase{}, problem);
+  return out + n;
 }
 
 }  // namespace algo::detail

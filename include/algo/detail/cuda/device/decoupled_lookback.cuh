@@ -1,0 +1,114 @@
+// Strategy 4, the default: single-pass scan with decoupled look-back (Merrill & Garland 2016).
+// One launch, 2 passes over memory (read n, write n).
+//
+//   ticket     a block draws its tile index from a counter, so tiles start in index order and a
+//              tile only ever waits on tiles that are already running (forward progress whatever
+//              order the hardware schedules blocks in);
+//   tile       load, thread fold, warp scans, spine (block_scan);
+//   publish    in the spine, warp 0 publishes the tile's aggregate at once;
+//   look-back  warp 0 reads the status of the 32 preceding tiles at a time (nearest in lane 31),
+//              waits while a tile it needs has published nothing, folds the aggregates from the
+//              nearest inclusive prefix on (in order), and steps back 32 tiles when there is none;
+//              then publishes its own inclusive prefix;
+//   fan-out    the prefix reaches every thread, which rescans its items and stores them.
+//
+// Tile 0 publishes its inclusive prefix (init op aggregate) straight away. The tile state and its
+// epochs are described in tile_state.cuh: no clearing launch, no memset per call.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "../../../error.hpp"
+#include "../../../policy.hpp"
+#include "../runtime.cuh"
+#include "../thread/shuffle.cuh"
+#include "../warp/warp_scan.cuh"
+#include "scan_tile.cuh"
+#include "tile_state.cuh"
+
+namespace algo::detail::cuda {
+
+// ---- look-back (warp 0 of a tile, all 32 lanes) -----------------------------------------------------
+/// Publishes the tile's aggregate, finds the value of everything before the tile (including the
+/// init), publishes the tile's inclusive prefix, and returns the exclusive one (all lanes).
+template <class Tuning, class State, class Acc, class Op>
+__device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epoch, int tile, const Acc& aggregate,
+                                                const maybe_value<Acc>& init, Op op) {
+  const int lane = lane_index();
+  if (tile == 0) {
+    if (lane == 0) state.publish(0, tile_inclusive, combine(init, aggregate, op), epoch);
+    return init;
+  }
+  if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+
+  Acc exclusive{};
+  bool have = false;
+  unsigned sleep_ns = Tuning::lookback_first_sleep_ns;
+  for (int window_end = tile;; window_end -= 32) {
+    const int pred = window_end - 32 + lane;  // lane 31: the nearest predecessor
+    Acc v{};
+    int k;  // highest lane holding an inclusive prefix, -1 when none does
+    while (true) {
+      const unsigned status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
+      const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
+      const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
+      k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
+      const unsigned needed = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);  // the lanes above k
+      if ((empty_lanes & needed) == 0) break;
+      __nanosleep(sleep_ns);
+      sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+    }
+    // Fold lanes k..31 (the whole window when it holds no inclusive prefix), left to right.
+    const int first = k < 0 ? 0 : k;
+    const Acc window = first == 31 ? shfl_idx(v, 31) : shfl_idx(warp_suffix_scan(v, op), first);
+    exclusive = have ? op(window, exclusive) : window;
+    have = true;
+    if (k >= 0) break;
+  }
+  if (lane == 0) state.publish(tile, tile_inclusive, op(exclusive, aggregate), epoch);
+  return some(exclusive);
+}
+
+// ---- the kernel: one block per tile -------------------------------------------------------------------
+template <class K, class Problem, class State>
+__global__ void __launch_bounds__(K::threads) decoupled_lookback_kernel(Problem p, State state, unsigned epoch,
+                                                                        int num_tiles) {
+  using Acc = typename K::acc_t;
+  __shared__ typename K::temp_storage s;
+  __shared__ int ticket;
+
+  // ---- ticket ----------------------------------------------------------------------------------------
+  if (threadIdx.x == 0) {
+    const int t = state.take();
+    if (t == num_tiles - 1) state.reset();  // the last ticket: every block has drawn its own
+    ticket = t;
+  }
+  __syncthreads();
+  const int tile = ticket;
+
+  // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
+  scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
+               [&](const Acc& aggregate) {
+                 return look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op);
+               });
+}
+
+// ---- host ------------------------------------------------------------------------------------------------
+template <class Phase, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::decoupled_lookback_t, Phase, const Problem& p) {
+  using K = tile_traits<Problem, Phase>;
+  using State = tile_state_for<typename K::acc_t>;
+  const std::int64_t tiles = K::tiles(p.n);
+  if (tiles == 1) return launch_single_tile<Phase>(p, policy.stream);
+  if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
+
+  auto lease = tile_state_pool::current(p.name).acquire(State::bytes(tiles), policy.stream, p.name);
+  decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(
+      p, State::at(lease->memory(), tiles), lease->epoch(), static_cast<int>(tiles));
+  check_launch(p.name, "decoupled_lookback_kernel");
+}
+
+}  // namespace algo::detail::cuda

@@ -1,0 +1,51 @@
+// Tuning of the in-house scans, in one place: the shape of a tile (threads x items per thread) and
+// the look-back's polling. Kernels read these numbers; they hard-code none of their own.
+//
+// In  : the element type a tile is loaded as (the input's value type),
+// Acc : the accumulator type the scan runs in (kept in registers, Items of them per thread),
+// Out : the element type a tile is stored as (the output's value type, or Acc for fancy outputs).
+//
+// Items per thread is chosen from sizeof(Acc) so that each thread keeps about 96..128 bytes in
+// flight (CUB's sm_90 tunings keep 96 bytes for 4-byte sums), then rounded up so that
+// Items * sizeof(In) and Items * sizeof(Out) are multiples of 16 bytes when that costs at most
+// 32 items: the tile then moves as 16-byte vectors.
+#pragma once
+
+#include <cstddef>
+
+namespace algo::detail::cuda {
+
+struct scan_tuning_base {
+  /// Threads per block (every scan kernel; 4 warps keep __syncthreads cheap and tiles turning over).
+  static constexpr int threads = 128;
+  /// Look-back: nanoseconds to sleep between polls of a predecessor that has published nothing
+  /// yet, doubling up to the maximum (keeps spinning warps from flooding L2).
+  static constexpr unsigned lookback_first_sleep_ns = 32;
+  static constexpr unsigned lookback_max_sleep_ns = 512;
+  /// two_level: partitions per SM, as a multiple of the blocks one SM holds at once.
+  static constexpr int two_level_waves = 1;
+};
+
+namespace tuning_detail {
+constexpr std::size_t gcd(std::size_t a, std::size_t b) { return b == 0 ? a : gcd(b, a % b); }
+/// Smallest item count whose bytes are a multiple of 16.
+constexpr int vector_granule(std::size_t bytes) { return static_cast<int>(16 / gcd(bytes, 16)); }
+constexpr int lcm(int a, int b) { return a / static_cast<int>(gcd(a, b)) * b; }
+constexpr int base_items(std::size_t acc_bytes) {
+  return acc_bytes <= 2 ? 32 : acc_bytes <= 4 ? 24 : acc_bytes <= 8 ? 16 : acc_bytes <= 16 ? 8 : acc_bytes <= 32 ? 4 : acc_bytes <= 64 ? 2 : 1;
+}
+constexpr int round_items(int items, int granule) {
+  const int up = (items + granule - 1) / granule * granule;
+  return up <= 32 ? up : items;
+}
+}  // namespace tuning_detail
+
+template <class In, class Acc, class Out>
+struct scan_tuning : scan_tuning_base {
+  static constexpr int items = tuning_detail::round_items(
+      tuning_detail::base_items(sizeof(Acc)),
+      tuning_detail::lcm(tuning_detail::vector_granule(sizeof(In)), tuning_detail::vector_granule(sizeof(Out))));
+  static constexpr int tile_items = threads * items;
+};
+
+}  // namespace algo::detail::cuda

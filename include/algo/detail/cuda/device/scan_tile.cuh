@@ -1,0 +1,192 @@
+// What every device scan strategy shares: the description of a scan handed to the kernels, the
+// shape of a tile, and scan_tile(), which loads one tile, scans it with the block scan after the
+// prefix a strategy supplies, and stores it. Each strategy file (scan_then_fan.cuh,
+// reduce_then_scan.cuh, two_level.cuh, decoupled_lookback.cuh) is then only about where a tile's
+// prefix comes from.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../../iterator.hpp"
+#include "../block/block_load_store.cuh"
+#include "../block/block_scan.cuh"
+#include "../pointer.cuh"
+#include "../runtime.cuh"
+#include "scan_config.cuh"
+
+namespace algo::detail::cuda {
+
+/// A scan as the kernels see it (passed by value). `in` and `out` are raw pointers whenever the
+/// caller's iterators are contiguous device storage (unwrap() below), the iterators otherwise.
+template <class Acc, class InIt, class OutIt, class Op>
+struct scan_problem {
+  using acc_type = Acc;
+  using in_iterator = InIt;
+  using out_iterator = OutIt;
+  using op_type = Op;
+  InIt in;
+  OutIt out;
+  std::int64_t n;
+  Op op;          // already returns Acc (accumulate_with)
+  maybe_value<Acc> init;
+  bool exclusive;
+  const char* name;  // "inclusive_scan" / "exclusive_scan", for errors (host only)
+};
+
+/// The same scan with other iterators (the strategies retarget outputs and scan partials).
+template <class P, class In, class Out>
+using rebind_problem = scan_problem<typename P::acc_type, In, Out, typename P::op_type>;
+
+template <class P, class In, class Out>
+rebind_problem<P, In, Out> retarget(const P& p, In in, Out out, std::int64_t n, maybe_value<typename P::acc_type> init,
+                                    bool exclusive) {
+  return {in, out, n, p.op, init, exclusive, p.name};
+}
+
+/// A raw pointer for contiguous device iterators (T*, thrust::device_ptr, device_vector
+/// iterators), the iterator itself otherwise.
+template <class It>
+auto unwrap(It it) {
+  auto p = raw_address(it);
+  if constexpr (std::is_same<decltype(p), std::nullptr_t>::value) {
+    return it;
+  } else {
+    return p;
+  }
+}
+
+// ---- the shape of a tile ------------------------------------------------------------------------
+template <class It>
+inline constexpr bool is_raw_pointer_v = std::is_pointer<It>::value;
+
+/// Element type a tile is staged as on its way in: the input's value type when that can sit in
+/// shared memory, else the accumulator (converted on load).
+template <class InIt, class Acc>
+using staged_in_t = std::conditional_t<std::is_trivially_copyable<iter_value_t<InIt>>::value &&
+                                           std::is_default_constructible<iter_value_t<InIt>>::value,
+                                       iter_value_t<InIt>, Acc>;
+/// ... and on its way out: the pointee of a raw output pointer, else the accumulator (assigned
+/// through the output iterator).
+template <class OutIt, class Acc>
+using staged_out_t = std::conditional_t<is_raw_pointer_v<OutIt>, std::remove_cv_t<std::remove_pointer_t<OutIt>>, Acc>;
+
+template <class Problem, class Phase>
+struct tile_traits {
+  using acc_t = typename Problem::acc_type;
+  using in_iterator = typename Problem::in_iterator;
+  using out_iterator = typename Problem::out_iterator;
+  using in_t = staged_in_t<in_iterator, acc_t>;
+  using out_t = staged_out_t<out_iterator, acc_t>;
+  using tuning = scan_tuning<in_t, acc_t, out_t>;
+  static constexpr int threads = tuning::threads;
+  static constexpr int items = tuning::items;
+  static constexpr int tile_items = threads * items;
+  static constexpr int warps = threads / 32;
+  using load_io = warp_tile_io<in_t, items>;
+  using store_io = warp_tile_io<out_t, items>;
+  using block_scan_t = block_scan<acc_t, threads, Phase>;
+  static constexpr std::size_t staging_bytes = load_io::bytes > store_io::bytes ? load_io::bytes : store_io::bytes;
+
+  struct temp_storage {
+    alignas(16) unsigned char staging[warps][staging_bytes];  // per warp, for loads and stores
+    typename block_scan_t::temp_storage scan;
+  };
+
+  static std::int64_t tiles(std::int64_t n) { return (n + tile_items - 1) / tile_items; }
+};
+
+// ---- tile load / store --------------------------------------------------------------------------
+/// Loads the tile at `base` (`valid` elements, 1..tile_items) into a blocked arrangement of
+/// accumulators; positions past `valid` get the tile's first element.
+template <class K, class InIt>
+__device__ __forceinline__ void load_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
+                                          typename K::acc_t (&x)[K::items]) {
+  using io = typename K::load_io;
+  using E = typename K::in_t;
+  const int warp = warp_index();
+  const int warp_offset = warp * io::elements;
+  typename K::in_t e[K::items];
+  bool done = false;
+  if constexpr (is_raw_pointer_v<InIt> && io::vectorizable) {
+    if (valid == K::tile_items && is_aligned16(in)) {
+      io::load_words(in + base + warp_offset, s.staging[warp], e);
+      done = true;
+    }
+  }
+  if (!done) {
+    E fill{};
+    if (valid < K::tile_items) fill = static_cast<E>(in[base]);
+    io::load_elements(in + base + warp_offset, valid - warp_offset, fill,
+                      [](const auto& v) { return static_cast<E>(v); }, s.staging[warp], e);
+  }
+#pragma unroll
+  for (int i = 0; i < K::items; ++i) x[i] = static_cast<typename K::acc_t>(e[i]);
+}
+
+/// Stores the first `valid` elements of a blocked tile at `base`.
+template <class K, class OutIt>
+__device__ __forceinline__ void store_tile(typename K::temp_storage& s, OutIt out, std::int64_t base, int valid,
+                                           const typename K::acc_t (&x)[K::items]) {
+  using io = typename K::store_io;
+  using E = typename K::out_t;
+  const int warp = warp_index();
+  const int warp_offset = warp * io::elements;
+  E e[K::items];
+#pragma unroll
+  for (int i = 0; i < K::items; ++i) e[i] = static_cast<E>(x[i]);
+  if constexpr (is_raw_pointer_v<OutIt> && io::vectorizable) {
+    if (valid == K::tile_items && is_aligned16(out)) {
+      io::store_words(out + base + warp_offset, s.staging[warp], e);
+      return;
+    }
+  }
+  io::store_elements(out + base + warp_offset, valid - warp_offset, s.staging[warp], e);
+}
+
+// ---- one tile, end to end -------------------------------------------------------------------------
+/// Loads, scans (after prefix(aggregate), called in warp 0, see block_scan) and stores one tile.
+/// Returns nothing: strategies that need the aggregate take it in their prefix callback.
+template <class K, class Problem, class Prefix>
+__device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Problem& p, std::int64_t base, int valid,
+                                          Prefix&& prefix) {
+  typename K::acc_t x[K::items];
+  load_tile<K>(s, p.in, base, valid, x);
+  typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
+  store_tile<K>(s, p.out, base, valid, x);
+}
+
+/// The block-wide aggregate of one tile (for the reduce passes).
+template <class K, class Problem>
+__device__ __forceinline__ typename K::acc_t reduce_tile(typename K::temp_storage& s, const Problem& p,
+                                                         std::int64_t base, int valid) {
+  typename K::acc_t x[K::items];
+  load_tile<K>(s, p.in, base, valid, x);
+  return typename K::block_scan_t(s.scan).reduce(thread_reduce(x, p.op), p.op);
+}
+
+/// Elements of tile `tile` that exist.
+template <class K>
+__device__ __forceinline__ int tile_valid(std::int64_t n, std::int64_t tile) {
+  const std::int64_t rest = n - tile * K::tile_items;
+  return rest < K::tile_items ? static_cast<int>(rest) : K::tile_items;
+}
+
+// ---- the smallest scans: one tile, one block -------------------------------------------------------
+/// The whole scan when it fits in one tile (every strategy's base case, and the spines).
+template <class K, class Problem>
+__global__ void __launch_bounds__(K::threads) single_tile_scan_kernel(Problem p) {
+  __shared__ typename K::temp_storage s;
+  scan_tile<K>(s, p, 0, static_cast<int>(p.n), [&](const typename K::acc_t&) { return p.init; });
+}
+
+template <class Phase, class Problem>
+void launch_single_tile(const Problem& p, cudaStream_t stream) {
+  using K = tile_traits<Problem, Phase>;
+  single_tile_scan_kernel<K><<<1, K::threads, 0, stream>>>(p);
+  check_launch(p.name, "single_tile_scan_kernel");
+}
+
+}  // namespace algo::detail::cuda

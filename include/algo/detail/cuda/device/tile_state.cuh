@@ -1,0 +1,274 @@
+// Tile state of the single-pass (decoupled look-back) scan: for each tile, a status (empty,
+// aggregate published, inclusive prefix published) and a value; plus the ticket counter that
+// hands out tile indices. And the small pool this state lives in.
+//
+// Layouts, by the size of the accumulator:
+//   <= 4 bytes   value and status in one 64-bit word, one relaxed 8-byte store / load;
+//   <= 8 bytes   value and status in one 128-bit word (ld/st .b128: a single access);
+//   larger       a 32-bit status flag plus separate aggregate and inclusive value slots: values
+//                are written first, then the flag with release order; readers load the flag with
+//                acquire order, then the value.
+//
+// Status words carry an epoch: a status counts only when its epoch is the current call's, so a
+// call never has to clear what earlier calls left. That is only sound if nothing but this scan
+// ever writes the memory, which is why the state does not come from the caching resource (it
+// recycles blocks between all algorithms, so they may hold any bytes, including a current-epoch
+// look-alike): it comes from tile_state_pool, zeroed once when a block is created, written only
+// by look-back kernels, with one epoch per use (2^30 - 1 of them, then one cudaMemsetAsync and
+// the count starts again). The ticket counter goes back to zero in the kernel itself: the block
+// that draws the last ticket resets it, since every other block has drawn its ticket by then.
+// So a call is one kernel launch and nothing else on the stream (no init kernel, no memset).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "../../../error.hpp"
+
+namespace algo::detail::cuda {
+
+enum tile_status : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2, tile_before_first = 3 };
+
+/// Epochs run 1 .. max_epoch (0 is what fresh, zeroed memory holds).
+inline constexpr unsigned max_epoch = (1u << 30) - 1;
+
+__device__ __forceinline__ unsigned status_tag(unsigned status, unsigned epoch) { return epoch << 2 | status; }
+__device__ __forceinline__ unsigned status_in(unsigned tag, unsigned epoch) {
+  return (tag >> 2) == epoch ? (tag & 3u) : static_cast<unsigned>(tile_empty);
+}
+
+// ---- strong (inter-block) memory accesses ------------------------------------------------------
+__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed_128(void* p, unsigned long long lo, unsigned long long hi) {
+  asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}" ::"l"(p),
+               "l"(lo), "l"(hi)
+               : "memory");
+}
+__device__ __forceinline__ void load_relaxed_128(const void* p, unsigned long long& lo, unsigned long long& hi) {
+  asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+               : "=l"(lo), "=l"(hi)
+               : "l"(p)
+               : "memory");
+}
+__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// ---- the ticket counter (first 16 bytes of every layout) ---------------------------------------
+struct tile_tickets {
+  unsigned* counter;
+  __device__ __forceinline__ int take() { return static_cast<int>(atomicAdd(counter, 1u)); }
+  __device__ __forceinline__ void reset() { atomicExch(counter, 0u); }
+};
+
+inline constexpr std::size_t tile_state_header = 16;
+
+// ---- layouts -------------------------------------------------------------------------------------
+template <class T>
+struct packed64_tile_state : tile_tickets {
+  static_assert(sizeof(T) <= 4, "");
+  unsigned long long* words;
+
+  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8; }
+  static packed64_tile_state at(void* memory, std::int64_t) {
+    auto* base = static_cast<unsigned char*>(memory);
+    return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
+  }
+  __device__ __forceinline__ void publish(int tile, unsigned status, const T& v, unsigned epoch) {
+    unsigned lo = 0;
+    memcpy(&lo, &v, sizeof(T));
+    store_relaxed(words + tile, static_cast<unsigned long long>(status_tag(status, epoch)) << 32 | lo);
+  }
+  __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
+    const unsigned long long w = load_relaxed(words + tile);
+    const unsigned lo = static_cast<unsigned>(w);
+    memcpy(&v, &lo, sizeof(T));
+    return status_in(static_cast<unsigned>(w >> 32), epoch);
+  }
+};
+
+template <class T>
+struct packed128_tile_state : tile_tickets {
+  static_assert(sizeof(T) <= 8, "");
+  unsigned long long* words;  // pairs: (value, tag)
+
+  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 16; }
+  static packed128_tile_state at(void* memory, std::int64_t) {
+    auto* base = static_cast<unsigned char*>(memory);
+    return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
+  }
+  __device__ __forceinline__ void publish(int tile, unsigned status, const T& v, unsigned epoch) {
+    unsigned long long lo = 0;
+    memcpy(&lo, &v, sizeof(T));
+    store_relaxed_128(words + 2 * static_cast<std::size_t>(tile), lo, status_tag(status, epoch));
+  }
+  __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
+    unsigned long long lo, hi;
+    load_relaxed_128(words + 2 * static_cast<std::size_t>(tile), lo, hi);
+    memcpy(&v, &lo, sizeof(T));
+    return status_in(static_cast<unsigned>(hi), epoch);
+  }
+};
+
+template <class T>
+struct split_tile_state : tile_tickets {
+  static constexpr int value_words = (sizeof(T) + 3) / 4;
+  unsigned* flags;       // [tiles]
+  unsigned* aggregates;  // [tiles][value_words]
+  unsigned* inclusives;  // [tiles][value_words]
+
+  static std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+  static std::size_t value_bytes(std::int64_t tiles) { return round16(static_cast<std::size_t>(tiles) * value_words * 4); }
+  static std::size_t bytes(std::int64_t tiles) {
+    return tile_state_header + round16(static_cast<std::size_t>(tiles) * 4) + 2 * value_bytes(tiles);
+  }
+  static split_tile_state at(void* memory, std::int64_t tiles) {
+    auto* base = static_cast<unsigned char*>(memory);
+    auto* flags = base + tile_state_header;
+    auto* aggregates = flags + round16(static_cast<std::size_t>(tiles) * 4);
+    auto* inclusives = aggregates + value_bytes(tiles);
+    return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned*>(flags),
+            reinterpret_cast<unsigned*>(aggregates), reinterpret_cast<unsigned*>(inclusives)};
+  }
+  __device__ __forceinline__ void publish(int tile, unsigned status, const T& v, unsigned epoch) {
+    unsigned w[value_words] = {};
+    memcpy(w, &v, sizeof(T));
+    unsigned* slot = (status == tile_aggregate ? aggregates : inclusives) + static_cast<std::size_t>(tile) * value_words;
+#pragma unroll
+    for (int k = 0; k < value_words; ++k) store_relaxed(slot + k, w[k]);
+    store_release(flags + tile, status_tag(status, epoch));  // the value is visible before the flag
+  }
+  __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
+    const unsigned status = status_in(load_acquire(flags + tile), epoch);
+    if (status == tile_empty) return status;
+    const unsigned* slot = (status == tile_aggregate ? aggregates : inclusives) + static_cast<std::size_t>(tile) * value_words;
+    unsigned w[value_words];
+#pragma unroll
+    for (int k = 0; k < value_words; ++k) w[k] = load_relaxed(slot + k);
+    memcpy(&v, w, sizeof(T));
+    return status;
+  }
+};
+
+template <class T>
+using tile_state_for = std::conditional_t<sizeof(T) <= 4, packed64_tile_state<T>,
+                                          std::conditional_t<sizeof(T) <= 8, packed128_tile_state<T>, split_tile_state<T>>>;
+
+// ---- the pool the state lives in (host) -----------------------------------------------------------
+/// Blocks of device memory that only look-back kernels write, each with its epoch count. A block is
+/// handed to one call at a time; after the call it goes back with an event recorded on the call's
+/// stream, and is handed out again to the same stream at once or to another once that event has
+/// completed (as the caching resource does). Thread-safe; one pool per device; blocks are kept for
+/// the life of the process (a few MB at most: 16 bytes per tile of several thousand elements).
+class tile_state_pool {
+ public:
+  class lease {
+   public:
+    lease(tile_state_pool* pool, std::size_t index, void* memory, unsigned epoch, cudaStream_t stream)
+        : pool_(pool), index_(index), memory_(memory), epoch_(epoch), stream_(stream) {}
+    lease(const lease&) = delete;
+    lease& operator=(const lease&) = delete;
+    ~lease() { pool_->give_back(index_, stream_); }
+    void* memory() const { return memory_; }
+    unsigned epoch() const { return epoch_; }
+
+   private:
+    tile_state_pool* pool_;
+    std::size_t index_;
+    void* memory_;
+    unsigned epoch_;
+    cudaStream_t stream_;
+  };
+
+  /// The pool of the current device.
+  static tile_state_pool& current(const char* algorithm) {
+    static std::mutex mutex;
+    static auto& pools = *new std::map<int, std::unique_ptr<tile_state_pool>>();  // never destroyed
+    int device = 0;
+    check_cuda(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& p = pools[device];
+    if (!p) p.reset(new tile_state_pool());
+    return *p;
+  }
+
+  /// A block of at least `bytes`, with a fresh epoch, usable on `stream` in stream order.
+  std::unique_ptr<lease> acquire(std::size_t bytes, cudaStream_t stream, const char* algorithm) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t pick = blocks_.size();
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      block& b = blocks_[i];
+      if (b.busy || b.bytes < bytes) continue;
+      if (pick < blocks_.size() && blocks_[pick].bytes <= b.bytes) continue;  // smallest that fits
+      if (b.stream == stream || cudaEventQuery(b.ready) == cudaSuccess) pick = i;
+    }
+    (void)cudaGetLastError();  // cudaErrorNotReady from cudaEventQuery is no error
+    if (pick == blocks_.size()) {
+      block b;
+      b.bytes = 4096;
+      while (b.bytes < bytes) b.bytes *= 2;
+      check_cuda(cudaMalloc(&b.memory, b.bytes), algorithm, "cudaMalloc (look-back tile state)");
+      check_cuda(cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming), algorithm, "cudaEventCreate");
+      check_cuda(cudaMemsetAsync(b.memory, 0, b.bytes, stream), algorithm, "cudaMemsetAsync (new tile state)");
+      b.stream = stream;
+      blocks_.push_back(b);
+    }
+    block& b = blocks_[pick];
+    b.busy = true;
+    if (++b.epoch > max_epoch) {  // once in 2^30 uses: start over from clean memory
+      check_cuda(cudaMemsetAsync(b.memory, 0, b.bytes, stream), algorithm, "cudaMemsetAsync (tile state epoch wrap)");
+      b.epoch = 1;
+    }
+    return std::make_unique<lease>(this, pick, b.memory, b.epoch, stream);
+  }
+
+ private:
+  struct block {
+    void* memory = nullptr;
+    std::size_t bytes = 0;
+    unsigned epoch = 0;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t ready = nullptr;  // recorded after the last use
+    bool busy = false;
+  };
+
+  void give_back(std::size_t index, cudaStream_t stream) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    block& b = blocks_[index];
+    cudaEventRecord(b.ready, stream);
+    b.stream = stream;
+    b.busy = false;
+  }
+
+  std::mutex mutex_;
+  std::vector<block> blocks_;
+};
+
+}  // namespace algo::detail::cuda

@@ -1,0 +1,138 @@
+// Warp layer of the scans: an inclusive scan across the 32 lanes of a warp, for any associative
+// operator (order preserved: lane i gets op(v_0, ..., v_i), combined left to right) and any
+// trivially copyable type. Two implementations, selected by the policy's warp phase:
+//
+//   warp_scan<T, warp_phase::smem_t>  the classic warp-synchronous Kogge-Stone scan over `volatile`
+//                                     shared memory (CUDA Handbook 13.4), made correct on Volta and
+//                                     later by __syncwarp() between the steps;
+//   warp_scan<T, warp_phase::shfl_t>  the same steps through register shuffles (__shfl_up_sync),
+//                                     any type moved as 4-byte words (thread/shuffle.cuh).
+//
+// No identity element is needed: a lane below the step distance keeps its value instead of
+// combining with an identity. Both expect a 1-D block (lane = threadIdx.x % 32) and all 32 lanes.
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+
+#include "../../../policy.hpp"
+#include "../thread/shuffle.cuh"
+
+namespace algo::detail::cuda {
+
+__device__ __forceinline__ int lane_index() { return static_cast<int>(threadIdx.x) & 31; }
+__device__ __forceinline__ int warp_index() { return static_cast<int>(threadIdx.x) >> 5; }
+
+template <class T, class Phase = warp_phase::shfl_t>
+class warp_scan;
+
+// ---- (b) register shuffles -----------------------------------------------------------------
+template <class T>
+class warp_scan<T, warp_phase::shfl_t> {
+ public:
+  /// Shuffles need no shared memory.
+  struct temp_storage {};
+
+  __device__ explicit warp_scan(temp_storage&) {}
+
+  /// Lane i gets op(v_0, ..., v_i).
+  template <class Op>
+  __device__ __forceinline__ T inclusive(T v, Op op) const {
+    const int lane = lane_index();
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const T other = shfl_up(v, d);
+      if (lane >= d) v = op(other, v);
+    }
+    return v;
+  }
+
+  /// Inclusive and exclusive results at once; lane 0's exclusive value is unspecified.
+  template <class Op>
+  __device__ __forceinline__ void scan(const T& v, T& inclusive_out, T& exclusive_out, Op op) const {
+    inclusive_out = inclusive(v, op);
+    exclusive_out = shfl_up(inclusive_out, 1);
+  }
+};
+
+// ---- (a) volatile shared memory, Kogge-Stone with __syncwarp() -----------------------------
+template <class T>
+class warp_scan<T, warp_phase::smem_t> {
+  static_assert(std::is_trivially_copyable<T>::value, "warp_scan needs a trivially copyable type");
+  // 16 padding slots before the 32 lanes' slots: lane i reads slot 16 + i - d for d <= 16, which
+  // is always inside the array, so the loads need no bounds test (the value read by a lane below
+  // d is ignored: without an identity element there is nothing sensible to pad with).
+  static constexpr int pad = 16;
+  static constexpr int slots = pad + 32;
+  static constexpr int words = (sizeof(T) + 3) / 4;
+
+ public:
+  /// T is stored as 4-byte word planes (slot-major per word): conflict-free and volatile-friendly
+  /// for any type, including structs that have no volatile copy constructor.
+  struct temp_storage {
+    unsigned w[words][slots];
+  };
+
+  __device__ explicit warp_scan(temp_storage& s) : s_(s) {}
+
+  template <class Op>
+  __device__ __forceinline__ T inclusive(T v, Op op) const {
+    const int lane = lane_index();
+    const int i = pad + lane;
+    __syncwarp();  // lanes still reading this storage from an earlier scan are done
+    put(i, v);
+    __syncwarp();
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const T other = get(i - d);
+      __syncwarp();  // every lane has read step d's inputs before any lane overwrites them
+      if (lane >= d) {
+        v = op(other, v);
+        put(i, v);
+      }
+      __syncwarp();
+    }
+    return v;
+  }
+
+  template <class Op>
+  __device__ __forceinline__ void scan(const T& v, T& inclusive_out, T& exclusive_out, Op op) const {
+    inclusive_out = inclusive(v, op);
+    exclusive_out = get(pad + lane_index() - 1);  // lane 0 reads a padding slot: unspecified
+  }
+
+ private:
+  __device__ __forceinline__ void put(int slot, const T& v) const {
+    unsigned tmp[words] = {};
+    memcpy(tmp, &v, sizeof(T));
+#pragma unroll
+    for (int k = 0; k < words; ++k) static_cast<volatile unsigned*>(s_.w[k])[slot] = tmp[k];
+  }
+  __device__ __forceinline__ T get(int slot) const {
+    unsigned tmp[words];
+#pragma unroll
+    for (int k = 0; k < words; ++k) tmp[k] = static_cast<volatile unsigned*>(s_.w[k])[slot];
+    T v;
+    memcpy(&v, tmp, sizeof(T));
+    return v;
+  }
+
+  temp_storage& s_;
+};
+
+// ---- suffix scan (used by the look-back) -----------------------------------------------------
+/// Lane i gets op(v_i, v_{i+1}, ..., v_31), combined left to right (a Kogge-Stone scan run from
+/// the top lane down). Lane k's result depends only on lanes >= k, so lanes below the part a
+/// caller cares about may hold anything.
+template <class T, class Op>
+__device__ __forceinline__ T warp_suffix_scan(T v, Op op) {
+  const int lane = lane_index();
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const T other = shfl_down(v, d);
+    if (lane + d < 32) v = op(v, other);
+  }
+  return v;
+}
+
+}  // namespace algo::detail::cuda
