@@ -58,6 +58,20 @@ T transform_reduce2_entry(const Policy& policy, It1 first1, It1 last1, It2 first
                 reduce_op);
 }
 
+/// Host policies: reduce_into is reduce written through the output iterator (n == 0 writes init).
+template <class Policy, class It, class OutIt, class T, class Op, std::enable_if_t<is_host_policy<Policy>::value, int> = 0>
+void reduce_into(const Policy& policy, It first, std::int64_t n, OutIt out, T init, Op op) {
+  *out = n == 0 ? init : reduce(policy, first, n, init, op);
+}
+
+/// reduce_into / transform_reduce_into, once the inputs are checked: the fold goes to *out (device
+/// policies: on the policy's stream, without synchronizing the host). An empty range writes init.
+template <class Policy, class It, class OutIt, class T, class Op>
+void reduce_into_entry(const char* name, const Policy& policy, It first, std::int64_t n, OutIt out, T init, Op op) {
+  check_iterator(name, "output", policy, out, 1);
+  reduce_into(policy, first, n, out, init, op);
+}
+
 }  // namespace detail
 
 // ---- inclusive_scan ---------------------------------------------------------------------------
@@ -124,6 +138,56 @@ template <class Policy, class It1, class It2, class T, class ReduceOp, class Tra
 T transform_reduce(const Policy& policy, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
                    TransformOp transform_op) {
   return detail::transform_reduce2_entry(policy, first1, last1, first2, init, reduce_op, transform_op);
+}
+
+// ---- reduce_into / transform_reduce_into ------------------------------------------------------------
+/// *out = the fold of reduce(policy, first, last, ...); device policies write it on the policy's
+/// stream without synchronizing the host (stream pipelines). An empty range writes init.
+template <class Policy, class It, class OutIt, detail::enable_policy<Policy> = 0>
+void reduce_into(const Policy& policy, It first, It last, OutIt out) {
+  using T = detail::iter_value_t<It>;
+  const std::int64_t n = detail::checked_distance("reduce_into", first, last);
+  detail::check_iterator("reduce_into", "input", policy, first, n);
+  detail::reduce_into_entry("reduce_into", policy, first, n, out, T{}, plus<>{});
+}
+template <class Policy, class It, class OutIt, class T, detail::enable_policy<Policy> = 0>
+void reduce_into(const Policy& policy, It first, It last, OutIt out, T init) {
+  const std::int64_t n = detail::checked_distance("reduce_into", first, last);
+  detail::check_iterator("reduce_into", "input", policy, first, n);
+  detail::reduce_into_entry("reduce_into", policy, first, n, out, init, plus<>{});
+}
+template <class Policy, class It, class OutIt, class T, class Op, detail::enable_policy<Policy> = 0>
+void reduce_into(const Policy& policy, It first, It last, OutIt out, T init, Op op) {
+  const std::int64_t n = detail::checked_distance("reduce_into", first, last);
+  detail::check_iterator("reduce_into", "input", policy, first, n);
+  detail::reduce_into_entry("reduce_into", policy, first, n, out, init, op);
+}
+/// *out = reduce_op-fold of transform_op(in[i]) onto init.
+template <class Policy, class It, class OutIt, class T, class ReduceOp, class TransformOp,
+          detail::enable_policy<Policy> = 0>
+void transform_reduce_into(const Policy& policy, It first, It last, OutIt out, T init, ReduceOp reduce_op,
+                           TransformOp transform_op) {
+  const std::int64_t n = detail::checked_distance("transform_reduce_into", first, last);
+  detail::check_iterator("transform_reduce_into", "input", policy, first, n);
+  detail::reduce_into_entry("transform_reduce_into", policy, detail::transform_iterator<It, TransformOp>(first, transform_op),
+                            n, out, init, reduce_op);
+}
+/// *out = init + sum of first1[i] * first2[i].
+template <class Policy, class It1, class It2, class OutIt, class T, detail::enable_policy<Policy> = 0>
+void transform_reduce_into(const Policy& policy, It1 first1, It1 last1, It2 first2, OutIt out, T init) {
+  transform_reduce_into(policy, first1, last1, first2, out, init, plus<>{}, multiplies<>{});
+}
+/// *out = reduce_op-fold of transform_op(first1[i], first2[i]) onto init.
+template <class Policy, class It1, class It2, class OutIt, class T, class ReduceOp, class TransformOp,
+          detail::enable_policy<Policy> = 0>
+void transform_reduce_into(const Policy& policy, It1 first1, It1 last1, It2 first2, OutIt out, T init,
+                           ReduceOp reduce_op, TransformOp transform_op) {
+  const char* name = "transform_reduce_into";
+  const std::int64_t n = detail::checked_distance(name, first1, last1);
+  detail::check_iterator(name, "first input", policy, first1, n);
+  detail::check_iterator(name, "second input", policy, first2, n);
+  detail::reduce_into_entry(name, policy, detail::zip_transform_iterator<It1, It2, TransformOp>(first1, first2, transform_op),
+                            n, out, init, reduce_op);
 }
 
 }  // namespace algo

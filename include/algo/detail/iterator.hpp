@@ -49,6 +49,7 @@ class transform_iterator {
   ALGO_HD friend bool operator<(const transform_iterator& a, const transform_iterator& b) { return a.it_ < b.it_; }
 
   ALGO_HD It base() const { return it_; }
+  ALGO_HD const F& functor() const { return f_; }
 
  private:
   It it_{};
@@ -80,6 +81,10 @@ class zip_transform_iterator {
   ALGO_HD friend difference_type operator-(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ - y.a_; }
   ALGO_HD friend bool operator==(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ == y.a_; }
   ALGO_HD friend bool operator!=(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ != y.a_; }
+
+  ALGO_HD It1 first_base() const { return a_; }
+  ALGO_HD It2 second_base() const { return b_; }
+  ALGO_HD const F& functor() const { return f_; }
 
  private:
   It1 a_{};

@@ -32,14 +32,15 @@ auto as_accumulator(It it) {
   }
 }
 
-/// An output iterator that drops every write except the one to position `keep`.
-template <class T>
+/// An output iterator that drops every write except the one to position `keep`, which goes to *dst.
+template <class T, class OutIt = T*>
 class keep_one_output_iterator {
  public:
   struct proxy {
-    T* dst;
+    OutIt dst;
+    bool keep;
     ALGO_HD const proxy& operator=(const T& v) const {
-      if (dst) *dst = v;
+      if (keep) *dst = v;
       return *this;
     }
   };
@@ -49,16 +50,16 @@ class keep_one_output_iterator {
   using difference_type = std::int64_t;
   using iterator_category = std::random_access_iterator_tag;
 
-  ALGO_HD keep_one_output_iterator(T* dst, std::int64_t keep, std::int64_t pos = 0) : dst_(dst), keep_(keep), pos_(pos) {}
-  ALGO_HD proxy operator*() const { return proxy{pos_ == keep_ ? dst_ : nullptr}; }
-  ALGO_HD proxy operator[](difference_type i) const { return proxy{pos_ + i == keep_ ? dst_ : nullptr}; }
+  ALGO_HD keep_one_output_iterator(OutIt dst, std::int64_t keep, std::int64_t pos = 0) : dst_(dst), keep_(keep), pos_(pos) {}
+  ALGO_HD proxy operator*() const { return proxy{dst_, pos_ == keep_}; }
+  ALGO_HD proxy operator[](difference_type i) const { return proxy{dst_, pos_ + i == keep_}; }
   ALGO_HD keep_one_output_iterator operator+(difference_type i) const { return {dst_, keep_, pos_ + i}; }
   ALGO_HD keep_one_output_iterator& operator+=(difference_type i) { pos_ += i; return *this; }
   ALGO_HD keep_one_output_iterator& operator++() { ++pos_; return *this; }
   ALGO_HD difference_type operator-(const keep_one_output_iterator& o) const { return pos_ - o.pos_; }
 
  private:
-  T* dst_;
+  OutIt dst_;
   std::int64_t keep_;
   std::int64_t pos_;
 };
@@ -72,17 +73,28 @@ void run_with_temporaries(const char* algorithm, const char* what, const cub_pol
   check_cuda(call(tmp.get(), bytes), algorithm, what);
 }
 
-/// Writes init op in[0] op ... op in[n-1] to d_result (device memory), asynchronously.
-template <class It, class T, class Op>
-void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std::int64_t n, T init, Op op, T* d_result) {
+/// Writes init op in[0] op ... op in[n-1] to *d_result (a device iterator), asynchronously. n may be 0
+/// (CUB's DeviceReduce then writes init).
+template <class It, class T, class Op, class OutIt>
+void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std::int64_t n, T init, Op op, OutIt d_result) {
   auto in = as_accumulator<T>(first);
   accumulate_with<Op, T> aop{op};
-  if constexpr (is_commutative_v<Op, T>) {
-    run_with_temporaries(algorithm, "cub::DeviceReduce::Reduce", p, [&](void* tmp, std::size_t& bytes) {
-      return ::cub::DeviceReduce::Reduce(tmp, bytes, in, d_result, n, aop, init, p.stream);
-    });
-  } else {
-    keep_one_output_iterator<T> out(d_result, n - 1);
+  // (CUB's DeviceReduce with 0 items writes init; the order-preserving scan writes nothing)
+  constexpr bool out_is_pointer = std::is_same<OutIt, T*>::value;
+  if constexpr (is_commutative_v<Op, T> || !out_is_pointer) {
+    if (is_commutative_v<Op, T> || n == 0) {
+      run_with_temporaries(algorithm, "cub::DeviceReduce::Reduce", p, [&](void* tmp, std::size_t& bytes) {
+        return ::cub::DeviceReduce::Reduce(tmp, bytes, in, d_result, n, aop, init, p.stream);
+      });
+      return;
+    }
+  } else if (n == 0) {
+    check_cuda(cudaMemcpyAsync(d_result, &init, sizeof(T), cudaMemcpyHostToDevice, p.stream), algorithm,
+               "cudaMemcpyAsync");
+    return;
+  }
+  if constexpr (!is_commutative_v<Op, T>) {
+    keep_one_output_iterator<T, OutIt> out(d_result, n - 1);
     run_with_temporaries(algorithm, "cub::DeviceScan::InclusiveScanInit", p, [&](void* tmp, std::size_t& bytes) {
       return ::cub::DeviceScan::InclusiveScanInit(tmp, bytes, in, out, aop, init, n, p.stream);
     });
@@ -116,6 +128,12 @@ T reduce(const cub_policy& p, It first, std::int64_t n, T init, Op op) {
   cuda::temporary_buffer result(p, sizeof(T));
   cub_backend::reduce_to_device("reduce", p, first, n, init, op, result.as<T>());
   return cuda::copy_to_host("reduce", result.as<T>(), p.stream);
+}
+
+/// n >= 0 elements folded onto init, written to *out on p.stream without synchronizing the host.
+template <class It, class OutIt, class T, class Op>
+void reduce_into(const cub_policy& p, It first, std::int64_t n, OutIt out, T init, Op op) {
+  cub_backend::reduce_to_device("reduce_into", p, first, n, init, op, out);
 }
 
 }  // namespace algo::detail

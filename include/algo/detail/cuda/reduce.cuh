@@ -1,18 +1,143 @@
-// algo::cuda reductions. Until the in-house kernels land (issue #4) the cuda policy forwards to the
-// CUB baseline on the same stream and resource.
+// algo::cuda reductions: the in-house kernels (no CUB or Thrust call on this path).
+//
+// The policy's types pick everything at compile time, by overload:
+//   reduce_strategy   two_pass | atomic | retirement_count (default) | locked   (device/reduce_*.cuh)
+//   warp_phase        smem (volatile shared memory) | shfl (shuffles, default)  (warp/warp_reduce.cuh)
+// and the input picks the loads: 16-byte vectors for pointers to fundamental types (thrust device
+// pointers and vector iterators included, and our transform / zip adaptors over them), element-wise
+// loads for any other iterator (thread/load.cuh).
+//
+//   reduce       -> the result lands in a slot of the call's temporaries, then comes back through the
+//                   pinned buffer (copy_to_host), synchronizing only the policy's stream
+//   reduce_into  -> the result is written to a device iterator; nothing synchronizes the host
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include "../../functional.hpp"
 #include "../../policy.hpp"
-#include "../cub/numeric.cuh"
-#include "as_cub.cuh"
+#include "../iterator.hpp"
+#include "device/reduce_atomic.cuh"
+#include "device/reduce_locked.cuh"
+#include "device/reduce_range.cuh"
+#include "device/reduce_retirement.cuh"
+#include "device/reduce_tuning.cuh"
+#include "device/reduce_two_pass.cuh"
+#include "pointer.cuh"
+#include "runtime.cuh"
+#include "thread/load.cuh"
+
+namespace algo::detail::cuda {
+
+// ---- inputs: see through thrust's contiguous iterators to raw pointers ---------------------------
+template <class It>
+auto unwrap_input(const It& it) {
+  using P = decltype(raw_address(it));
+  if constexpr (std::is_same<P, std::nullptr_t>::value) {
+    return it;
+  } else {
+    return raw_address(it);
+  }
+}
+template <class It, class F>
+auto unwrap_input(const transform_iterator<It, F>& it) {
+  auto b = unwrap_input(it.base());
+  return transform_iterator<decltype(b), F>(b, it.functor());
+}
+template <class It1, class It2, class F>
+auto unwrap_input(const zip_transform_iterator<It1, It2, F>& it) {
+  auto a = unwrap_input(it.first_base());
+  auto b = unwrap_input(it.second_base());
+  return zip_transform_iterator<decltype(a), decltype(b), F>(a, b, it.functor());
+}
+
+template <class It>
+struct is_zip_input : std::false_type {};
+template <class It1, class It2, class F>
+struct is_zip_input<zip_transform_iterator<It1, It2, F>> : std::true_type {};
+
+// ---- strategies, picked by overload on the policy's reduce_strategy type -------------------------
+template <class Agent, class RawOp, class It, class OutIt, class T, class Op>
+struct reduce_strategies {
+  static reduce_two_pass<Agent, It, OutIt, T, Op> pick(reduce_strategy::two_pass_t);
+  static reduce_atomic<Agent, RawOp, It, OutIt, T, Op> pick(reduce_strategy::atomic_t);
+  static reduce_retirement<Agent, It, OutIt, T, Op> pick(reduce_strategy::retirement_count_t);
+  static reduce_locked<Agent, It, OutIt, T, Op> pick(reduce_strategy::locked_t);
+};
+
+/// Marks "return the result to the host" in place of an output iterator.
+struct to_host_t {};
+
+/// Runs the policy's strategy over n elements of `first` (already unwrapped), with 16-byte vector
+/// loads or not. Writes init op fold to `out`, or returns it to the host (Out = to_host_t).
+template <bool Vector, class Policy, class It, class Out, class T, class RawOp>
+T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, Out out, T init, RawOp raw_op) {
+  constexpr bool to_host = std::is_same<Out, to_host_t>::value;
+  using OutIt = std::conditional_t<to_host, T*, Out>;
+  using V = typename load_traits<It>::value_type;
+  using Tuning = reduce_tuning<V, T>;
+  constexpr bool ordered = !is_commutative_v<RawOp, T>;
+  using Agent = reduce_range<Tuning, typename Policy::warp_phase, Vector, ordered, It, T>;
+  using Op = accumulate_with<RawOp, T>;
+  using Strategy =
+      decltype(reduce_strategies<Agent, RawOp, It, OutIt, T, Op>::pick(typename Policy::reduce_strategy{}));
+
+  // ---- layout: contiguous ranges over a grid that fits on the device ----------------------------------
+  int max_blocks = resident_blocks(name, Strategy::kernel(), Agent::threads, Tuning::max_blocks_per_sm);
+  if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
+  const reduce_layout L = Agent::layout(n, vector_misalignment(first), max_blocks);
+
+  // ---- temporaries: [result slot when returning to the host][the strategy's own] -----------------------
+  const std::size_t slot = to_host ? 256 : 0;
+  temporary_buffer tmp(p, slot + Strategy::temp_bytes(L));
+  const OutIt o = [&]() -> OutIt {
+    if constexpr (to_host) {
+      return tmp.template as<T>();
+    } else {
+      return out;
+    }
+  }();
+  Strategy::run(name, p.stream, first, L, o, init, Op{raw_op}, static_cast<unsigned char*>(tmp.get()) + slot);
+
+  if constexpr (to_host) {
+    return copy_to_host(name, tmp.template as<T>(), p.stream);
+  } else {
+    return init;
+  }
+}
+
+template <class Policy, class It, class Out, class T, class Op>
+T reduce_run(const char* name, const Policy& p, It first_in, std::int64_t n, Out out, T init, Op op) {
+  static_assert(std::is_trivially_copyable<T>::value, "algo::cuda reductions need a trivially copyable accumulator");
+  auto first = unwrap_input(first_in);
+  using Src = decltype(first);
+  if constexpr (!load_traits<Src>::vectorizable) {
+    return reduce_run_loads<false>(name, p, first, n, out, init, op);
+  } else if constexpr (is_zip_input<Src>::value) {
+    // two pointers: vectors only when both sit at the same offset from a 16-byte boundary
+    if (load_traits<Src>::aligned_alike(first)) return reduce_run_loads<true>(name, p, first, n, out, init, op);
+    return reduce_run_loads<false>(name, p, first, n, out, init, op);
+  } else {
+    return reduce_run_loads<true>(name, p, first, n, out, init, op);
+  }
+}
+
+}  // namespace algo::detail::cuda
 
 namespace algo::detail {
 
+/// n >= 1 elements folded onto init; the value comes back to the host (only p.stream is synchronized).
 template <class... S, class It, class T, class Op>
 T reduce(const cuda_policy<S...>& p, It first, std::int64_t n, T init, Op op) {
-  return reduce(as_cub(p), first, n, init, op);
+  return cuda::reduce_run("reduce", p, first, n, cuda::to_host_t{}, init, op);
+}
+
+/// n >= 0 elements folded onto init, written to *out on p.stream (n == 0 writes init).
+template <class... S, class It, class OutIt, class T, class Op>
+void reduce_into(const cuda_policy<S...>& p, It first, std::int64_t n, OutIt out, T init, Op op) {
+  cuda::reduce_run("reduce_into", p, first, n, out, init, op);
 }
 
 }  // namespace algo::detail

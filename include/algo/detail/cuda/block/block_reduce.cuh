@@ -1,0 +1,90 @@
+// Block layer: the in-order fold of one value per thread (or of values already in shared memory),
+// for any block size, result in thread 0. The CUDA Handbook's tree, kept order-preserving:
+//
+//   store        thread t writes its value to slot t
+//   fold front   when the count m is not a power of two, fold the e = m - floorPow2(m) extra values
+//                onto the front: the first 2e slots combine pairwise into e slots, the rest move down
+//                by e (slot order is data order, so the pairs are neighbours: left op right)
+//   halve        while more than 64 remain: slot i <- slot 2i op slot 2i+1 (read, barrier, write)
+//   warps finish warp 0 combines the last <= 64 slots pairwise into its 32 lanes and runs the warp
+//                phase (volatile shared memory or shuffles): no __syncthreads() from here on
+//
+// The classic code combines slot i with slot i + m/2, which pairs values that are not neighbours;
+// combining neighbours and compacting them to the front is what keeps a matrix product right.
+#pragma once
+
+#include <type_traits>
+
+#include "../warp/warp_reduce.cuh"
+
+namespace algo::detail::cuda {
+
+template <class Phase, class T, int Threads>
+struct block_reduce {
+  static_assert(Threads >= 32 && Threads % 32 == 0 && Threads <= 1024, "block size: whole warps, at most 1024");
+  using warp_t = warp_reduce<Phase, T>;
+
+  struct storage {
+    uninitialized_array<T, Threads> slot;
+    typename warp_t::storage warp;
+  };
+
+  __device__ __forceinline__ explicit block_reduce(storage& s) : s_(s) {}
+
+  /// In-order fold of the values of threads [0, valid) (1 <= valid <= Threads) into thread 0.
+  /// Every thread of the block must call it (it contains __syncthreads()).
+  template <class Op>
+  __device__ __forceinline__ T reduce(const T& v, int valid, Op op) {
+    if (static_cast<int>(threadIdx.x) < valid) s_.slot[threadIdx.x] = v;
+    __syncthreads();
+    return reduce_slots(valid, op);
+  }
+
+  /// In-order fold of slots [0, m) (1 <= m <= Threads), already written and followed by a
+  /// __syncthreads(), into thread 0. Every thread of the block must call it.
+  template <class Op>
+  __device__ T reduce_slots(int m, Op op) {
+    const int t = static_cast<int>(threadIdx.x);
+
+    // ---- fold front: make the count a power of two -----------------------------------------------
+    if (m > 64 && (m & (m - 1)) != 0) {
+      int p = m;
+      while (p & (p - 1)) p &= p - 1;  // floorPow2(m)
+      const int e = m - p;
+      T x;
+      if (t < p) x = t < e ? op(s_.slot[2 * t], s_.slot[2 * t + 1]) : s_.slot[t + e];
+      __syncthreads();
+      if (t < p) s_.slot[t] = x;
+      __syncthreads();
+      m = p;
+    }
+
+    // ---- halve --------------------------------------------------------------------------------------
+    while (m > 64) {
+      const int h = m / 2;
+      T x;
+      if (t < h) x = op(s_.slot[2 * t], s_.slot[2 * t + 1]);
+      __syncthreads();
+      if (t < h) s_.slot[t] = x;
+      __syncthreads();
+      m = h;
+    }
+
+    // ---- warps finish: warp 0, no more __syncthreads() ------------------------------------------------
+    T x;
+    if (t < 32) {
+      if (2 * t + 1 < m) {
+        x = op(s_.slot[2 * t], s_.slot[2 * t + 1]);
+      } else if (2 * t < m) {
+        x = s_.slot[2 * t];
+      }
+      x = warp_t(s_.warp).reduce(x, (m + 1) / 2, op);
+    }
+    return x;
+  }
+
+ private:
+  storage& s_;
+};
+
+}  // namespace algo::detail::cuda
