@@ -1,11 +1,34 @@
 // algo::par: OpenMP threads. Every algorithm keeps the left-to-right order of combination, so
 // operators need only be associative. Without OpenMP (a compiler run without -fopenmp) algo::par
 // runs the algo::seq code on one thread.
+//
+// Work is cut into tiles that threads take from a shared counter, in order, as they become free
+// (not one fixed slice per thread): on a machine shared with other processes a thread that loses
+// its core for a while only delays the tile it holds, and the others take the rest.
+//
+//   reduce     each tile is folded into its own partial; the partials are combined in tile order.
+//   scan       reduce-then-scan per tile, chained by a look-back instead of barriers:
+//                phase 1    fold the tile (this reads it into L2) and publish its aggregate;
+//                look-back  walk back over earlier tiles, combining their aggregates, until one
+//                           has published its inclusive prefix (usually the previous tile or the
+//                           one before); a tile whose owner is late (its thread lost its core) is
+//                           claimed and folded here rather than waited for;
+//                phase 2    scan the tile from L2 onto that prefix, publish the tile's inclusive
+//                           prefix.
+//              Memory sees about one read and one write per element; nothing is reordered. The
+//              only waits are for a thread that is folding a tile it has claimed (a short pure
+//              computation), never for a tile's owner to be scheduled.
+//   transpose  square blocks of tiles, taken from the counter.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <optional>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(_OPENMP)
@@ -16,6 +39,7 @@
 
 namespace algo::detail::host {
 
+// ---- threads ------------------------------------------------------------------------------------
 inline int thread_count(const par_policy& p) {
 #if defined(_OPENMP)
   return p.threads > 0 ? p.threads : omp_get_max_threads();
@@ -25,109 +49,225 @@ inline int thread_count(const par_policy& p) {
 #endif
 }
 
-/// Elements per thread per round of the parallel scan: small enough that a round's blocks stay in
-/// L2 between the reduce and the scan phase, large enough to hide the two barriers.
-inline constexpr std::int64_t scan_block_elements = 1 << 15;
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/// Thrown out of a wait when another thread has failed (run_team then rethrows that failure).
+struct team_stopped {};
+
+/// A shared counter handing out tile indices 0, 1, 2, ... in order (on its own cache line).
+struct alignas(64) tile_counter {
+  std::atomic<std::int64_t> next{0};
+  std::int64_t take() { return next.fetch_add(1, std::memory_order_relaxed); }
+};
+
+/// Runs body(stop) on every thread of a team of up to `threads` OpenMP threads (the team may be
+/// smaller: nested regions, thread limits; bodies take tiles from a tile_counter, so any team size
+/// covers all the work). The first exception a body throws sets `stop`, which the other bodies
+/// poll between tiles, and is rethrown on the calling thread once the team has joined.
+template <class Body>
+void run_team(int threads, Body body) {
+  std::atomic<bool> stop{false};
+  std::exception_ptr error;
+#if defined(_OPENMP)
+#  pragma omp parallel num_threads(threads)
+#endif
+  {
+    try {
+      body(stop);
+    } catch (const team_stopped&) {  // another thread failed first
+    } catch (...) {
+      if (!stop.exchange(true)) error = std::current_exception();
+    }
+  }
+  (void)threads;
+  if (error) std::rethrow_exception(error);
+}
+
+// ---- scan: tile states and the look-back ----------------------------------------------------
+/// Waits (pause, then yield) until ready() holds; throws team_stopped when the team is stopping.
+template <class Ready>
+void spin_until(Ready ready, const std::atomic<bool>& stop) {
+  for (int spin = 0; !ready(); ++spin) {
+    if (stop.load(std::memory_order_relaxed)) throw team_stopped{};
+    if (spin < tuning::lookback_spins) cpu_relax();
+    else std::this_thread::yield();
+  }
+}
+
+/// What a tile of the scan has published. The aggregate is written by whoever claims the tile
+/// first: its owner after its phase 1, or a thread whose look-back found the owner late. A claim
+/// is held only while folding the tile's input, and the owner writes no output before the
+/// aggregate is published, so nobody reads a tile while it is being overwritten (in-place scans).
+template <class Acc>
+struct alignas(64) scan_tile_status {
+  enum : int { nothing = 0, claimed = 1, aggregate_ready = 2, inclusive_ready = 3 };
+  std::atomic<int> state{nothing};
+  std::optional<Acc> aggregate;  // op-fold of the tile's elements
+  std::optional<Acc> inclusive;  // the prefix through the tile's last element (with init)
+
+  bool try_claim() {
+    int expected = nothing;
+    return state.compare_exchange_strong(expected, claimed, std::memory_order_acq_rel);
+  }
+  int load() const { return state.load(std::memory_order_acquire); }
+  /// The claim holder publishes the aggregate.
+  void publish_aggregate(Acc a) {
+    aggregate.emplace(std::move(a));
+    state.store(aggregate_ready, std::memory_order_release);
+  }
+  /// The owner publishes the inclusive prefix (after the aggregate).
+  void publish_inclusive(Acc a) {
+    inclusive.emplace(std::move(a));
+    state.store(inclusive_ready, std::memory_order_release);
+  }
+  /// Waits until the aggregate (or more) is published; returns the state.
+  int wait_ready(const std::atomic<bool>& stop) const {
+    int s = load();
+    spin_until([&] { return (s = load()) >= aggregate_ready; }, stop);
+    return s;
+  }
+};
+
+/// Folds tile j under a claim: publishes its aggregate, or gives the claim back if op throws.
+template <class Acc, class InIt, class Op>
+Acc fold_claimed(scan_tile_status<Acc>& st, InIt first, std::int64_t b0, std::int64_t len, Op op) {
+  std::optional<Acc> a;
+  try {
+    a.emplace(fold_nonempty<Acc>(first + b0, len, op));
+  } catch (...) {
+    st.state.store(st.nothing, std::memory_order_release);
+    throw;
+  }
+  st.publish_aggregate(*a);
+  return std::move(*a);
+}
+
+/// The exclusive prefix of tile i: op-fold of init (if any) and tiles 0 .. i-1, in order. Walks
+/// back from tile i-1, combining aggregates, until a tile has published its inclusive prefix. A
+/// tile with nothing published after a short spin is claimed and folded here.
+template <class Acc, class InIt, class Op>
+std::optional<Acc> look_back(scan_tile_status<Acc>* status, std::int64_t i, InIt first, std::int64_t n, Op op,
+                             const std::optional<Acc>& init, const std::atomic<bool>& stop) {
+  constexpr std::int64_t T = tuning::scan_tile;
+  std::optional<Acc> suffix;  // tiles j+1 .. i-1, combined in order
+  auto prepend = [&](const Acc& a) { suffix = suffix ? static_cast<Acc>(op(a, *suffix)) : a; };
+  for (std::int64_t j = i - 1; j >= 0; --j) {
+    auto& st = status[j];
+    int s = st.load();
+    for (int spin = 0; s == st.nothing && spin < tuning::lookback_spins; ++spin) {
+      cpu_relax();
+      s = st.load();
+    }
+    if (s == st.nothing && st.try_claim()) {  // the owner is late: fold its tile here
+      const std::int64_t b0 = j * T;
+      prepend(fold_claimed(st, first, b0, std::min(T, n - b0), op));
+      continue;
+    }
+    if (s < st.aggregate_ready) s = st.wait_ready(stop);  // someone is folding it
+    if (s == st.inclusive_ready) {
+      prepend(*st.inclusive);
+      return suffix;
+    }
+    prepend(*st.aggregate);
+  }
+  if (init) prepend(*init);
+  return suffix;
+}
 
 }  // namespace algo::detail::host
 
 namespace algo::detail {
 
-/// Reduce-then-scan over contiguous per-thread blocks, in rounds of threads * block elements:
-///   phase 1  each thread folds its block into partial[t]            (reads the block into cache)
-///   spine    one thread turns the partials into exclusive prefixes  (T combines, in order)
-///   phase 2  each thread scans its block, seeded with its prefix    (re-reads it from cache)
-/// so memory sees about one read and one write per element, and the order of `op` is kept.
+// ---- scan ---------------------------------------------------------------------------------------
 template <bool Inclusive, class InIt, class OutIt, class Op, class Init>
 OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std::int64_t n, OutIt out, Op op,
            Init init) {
-  using Acc = scan_accumulator_t<InIt, Init>;
-  const int threads = host::thread_count(policy);
   if constexpr (!is_random_access_v<InIt> || !is_random_access_v<OutIt>) {
     return scan(seq, kind, first, n, out, op, init);
   } else {
-    const std::int64_t B = host::scan_block_elements;
-    if (threads <= 1 || n < 2 * B) return scan(seq, kind, first, n, out, op, init);
+    using Acc = scan_accumulator_t<InIt, Init>;
+    using status_t = host::scan_tile_status<Acc>;
+    constexpr std::int64_t T = host::tuning::scan_tile;
+    const int threads = host::thread_count(policy);
+    if (threads <= 1 || n < 2 * T) return scan(seq, kind, first, n, out, op, init);
 
-    std::optional<Acc> carry;
-    if constexpr (!std::is_same<Init, no_init_t>::value) carry.emplace(init);
-    std::vector<std::optional<Acc>> partial(threads), prefix(threads);
-    const std::int64_t round = B * threads;
-#if defined(_OPENMP)
-#  pragma omp parallel num_threads(threads)
-#endif
-    {
-#if defined(_OPENMP)
-      const int t = omp_get_thread_num();
-#else
-      const int t = 0;
-#endif
-      for (std::int64_t base = 0; base < n; base += round) {
-        const std::int64_t b0 = std::min(n, base + t * B), b1 = std::min(n, b0 + B);
-        // phase 1: reduce this thread's block
-        partial[t].reset();
-        if (b1 > b0) partial[t].emplace(host::fold_nonempty<Acc>(first + b0, b1 - b0, op));
-#if defined(_OPENMP)
-#  pragma omp barrier
-#  pragma omp single
-#endif
-        {  // spine: exclusive prefixes of the partials, seeded with what earlier rounds carried
-          for (int k = 0; k < threads; ++k) {
-            prefix[k] = carry;
-            if (partial[k]) carry = carry ? static_cast<Acc>(op(*carry, *partial[k])) : *partial[k];
-          }
-        }  // implicit barrier
-        // phase 2: scan the block from cache
-        if (b1 > b0) host::scan_block<Inclusive, Acc>(first + b0, b1 - b0, out + b0, op, prefix[t]);
-#if defined(_OPENMP)
-#  pragma omp barrier
-#endif
+    std::optional<Acc> seed;
+    if constexpr (!std::is_same<Init, no_init_t>::value) seed.emplace(init);
+    const std::int64_t tiles = (n + T - 1) / T;
+    std::unique_ptr<status_t[]> status(new status_t[tiles]);
+    host::tile_counter counter;
+
+    host::run_team(threads, [&](const std::atomic<bool>& stop) {
+      for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
+        const std::int64_t b0 = i * T, len = std::min(T, n - b0);
+        status_t& st = status[i];
+        // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
+        // (unless a look-back got there first: then wait until it has read the tile)
+        Acc aggregate = host::fold_nonempty<Acc>(first + b0, len, op);
+        if (st.try_claim()) st.publish_aggregate(std::move(aggregate));
+        else st.wait_ready(stop);
+        // look-back: the exclusive prefix of this tile
+        const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, stop);
+        // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
+        InIt in = first + b0;
+        OutIt o = out + b0;
+        st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix));
       }
-    }
+    });
     return out + n;
   }
 }
 
-/// Each thread folds one contiguous slice; the partials are combined in slice order.
+// ---- reduce -------------------------------------------------------------------------------------
 template <class It, class T, class Op>
 T reduce(const par_policy& policy, It first, std::int64_t n, T init, Op op) {
-  const int threads = host::thread_count(policy);
   if constexpr (!is_random_access_v<It>) {
     return reduce(seq, first, n, init, op);
   } else {
-    if (threads <= 1 || n < (1 << 14)) return reduce(seq, first, n, init, op);
-    std::vector<std::optional<T>> partial(threads);
-#if defined(_OPENMP)
-#  pragma omp parallel num_threads(threads)
-#endif
-    {
-#if defined(_OPENMP)
-      const int t = omp_get_thread_num();
-#else
-      const int t = 0;
-#endif
-      const std::int64_t b0 = n * t / threads, b1 = n * (t + 1) / threads;
-      if (b1 > b0) partial[t].emplace(host::fold_nonempty<T>(first + b0, b1 - b0, op));
-    }
+    constexpr std::int64_t R = host::tuning::reduce_tile;
+    const int threads = host::thread_count(policy);
+    if (threads <= 1 || n < 2 * R) return reduce(seq, first, n, init, op);
+
+    const std::int64_t tiles = (n + R - 1) / R;
+    std::vector<std::optional<T>> partial(tiles);  // each written once: false sharing is negligible
+    host::tile_counter counter;
+    host::run_team(threads, [&](const std::atomic<bool>& stop) {
+      for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
+        const std::int64_t b0 = i * R;
+        partial[i].emplace(host::fold_nonempty<T>(first + b0, std::min(R, n - b0), op));
+      }
+    });
     T acc = init;
-    for (auto& p : partial)
-      if (p) acc = static_cast<T>(op(acc, *p));
+    for (auto& p : partial) acc = static_cast<T>(op(acc, *p));
     return acc;
   }
 }
 
+// ---- transpose ----------------------------------------------------------------------------------
+/// Square blocks of every matrix of the batch, taken from the counter.
 template <class InIt, class OutIt>
-OutIt transpose(const par_policy& policy, InIt in, std::int64_t rows, std::int64_t cols, OutIt out) {
-  constexpr std::int64_t band = 64;  // rows of the input per parallel task
-  const std::int64_t bands = (rows + band - 1) / band;
+void transpose(const par_policy& policy, InIt in, OutIt out, const transpose_shape& s) {
+  constexpr std::int64_t B = host::tuning::transpose_block;
   const int threads = host::thread_count(policy);
-  (void)threads;
-#if defined(_OPENMP)
-#  pragma omp parallel for num_threads(threads) schedule(static)
-#endif
-  for (std::int64_t b = 0; b < bands; ++b)
-    host::transpose_tiles(in, cols, out, rows, b * band, std::min(rows, (b + 1) * band), 0, cols);
-  return out + rows * cols;
+  const std::int64_t row_blocks = (s.rows + B - 1) / B, col_blocks = (s.cols + B - 1) / B;
+  const std::int64_t per_matrix = row_blocks * col_blocks, blocks = per_matrix * s.count;
+  if (threads <= 1 || blocks < 2) return transpose(seq, in, out, s);
+
+  host::tile_counter counter;
+  host::run_team(threads, [&](const std::atomic<bool>&) {
+    for (std::int64_t t = counter.take(); t < blocks; t = counter.take()) {
+      const std::int64_t b = t / per_matrix, k = t % per_matrix;
+      const std::int64_t r0 = k / col_blocks * B, c0 = k % col_blocks * B;
+      host::transpose_tiles(in + b * s.stride_in, s.ld_in, out + b * s.stride_out, s.ld_out, r0,
+                            std::min(s.rows, r0 + B), c0, std::min(s.cols, c0 + B));
+    }
+  });
 }
 
 }  // namespace algo::detail

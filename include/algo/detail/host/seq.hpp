@@ -1,4 +1,15 @@
-// algo::seq: plain sequential loops. Also the building blocks algo::par runs on each thread's block.
+// algo::seq: sequential loops. Also the building blocks that algo::par runs on each of its tiles.
+//
+// Every loop here combines elements in the order of the range, so operators need only be
+// associative. Two loops break the single dependency chain of a textbook fold/scan (one `op` per
+// element, each waiting for the previous one) into independent chains, without changing the
+// left-to-right order of the operands:
+//   fold   the range is cut into contiguous parts folded in lockstep, then combined in order;
+//          when `op` is known to commute on an arithmetic type (algo::is_commutative) the parts
+//          are interleaved lanes instead, which the compiler turns into SIMD code;
+//   scan   arithmetic accumulators are scanned in chunks: a chunk's local prefixes do not depend
+//          on the running carry, and carry op local-prefix is still the left-to-right result.
+// Floating-point results therefore differ from a strict left fold by rounding only.
 #pragma once
 
 #include <algorithm>
@@ -6,56 +17,70 @@
 #include <iterator>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
+#include "../../functional.hpp"
 #include "../../policy.hpp"
 #include "../iterator.hpp"
 #include "../scan_kind.hpp"
+#include "../transpose_shape.hpp"
 
 namespace algo::detail::host {
 
-/// Scans n elements starting at `first` into `out`, with an optional running prefix `carry`
-/// (empty means "no prefix yet": the first element starts the scan). Returns the advanced output.
-/// Each input element is read before its output is written, so in-place scans work.
-template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
-OutIt scan_block(InIt first, std::int64_t n, OutIt out, Op op, std::optional<Acc> carry) {
-  std::int64_t i = 0;
-  if (!carry) {
-    if (n == 0) return out;
-    // Only inclusive scans start without a prefix (exclusive ones always carry init).
-    Acc acc = static_cast<Acc>(*first);
-    ++first;
-    *out = acc;
-    ++out;
-    i = 1;
-    carry.emplace(acc);
-  }
-  Acc acc = *carry;
-  for (; i < n; ++i, ++first, ++out) {
-    if constexpr (Inclusive) {
-      acc = static_cast<Acc>(op(acc, *first));
-      *out = acc;
-    } else {
-      Acc next = static_cast<Acc>(op(acc, *first));
-      *out = acc;
-      acc = next;
-    }
-  }
-  return out;
-}
+// ---- tuning -------------------------------------------------------------------------------------
+/// Every tuning constant of the host backends (seq and par). Measured on a 2-core Sapphire Rapids
+/// VM: bench/NOTES.md, section Host, says which value was chosen over which and why.
+struct tuning {
+  /// fold: independent accumulators per fold (contiguous parts, or SIMD lanes for commutative ops).
+  static constexpr int fold_parts = 4;
+  static constexpr int fold_lanes = 16;
+  /// scan of arithmetic accumulators: elements per chunk.
+  static constexpr int scan_chunk = 8;
+  /// par scan: elements per tile. A tile is folded (read from memory) and then scanned (read again,
+  /// from L2), so a tile's input and output must sit in L2 together.
+  static constexpr std::int64_t scan_tile = std::int64_t(1) << 15;
+  /// par scan: how long a look-back waits for a tile's owner (pause instructions) before folding
+  /// that tile itself.
+  static constexpr int lookback_spins = 1 << 10;
+  /// par reduce: elements per tile handed to a thread.
+  static constexpr std::int64_t reduce_tile = std::int64_t(1) << 16;
+  /// transpose: square tiles (elements per side) copied with a cache-resident working set ...
+  static constexpr std::int64_t transpose_tile = 32;
+  /// ... grouped into square blocks, the unit of work of a par thread.
+  static constexpr std::int64_t transpose_block = 256;
+};
 
-/// Left fold of n elements onto acc.
+/// Elements per tile of algo::par's scan (tests probe sizes around its multiples).
+inline constexpr std::int64_t scan_block_elements = tuning::scan_tile;
+
+// ---- fold ---------------------------------------------------------------------------------------
+/// Left fold of n >= 0 elements onto acc; advances `first`.
 template <class Acc, class It, class Op>
-Acc fold(It first, std::int64_t n, Acc acc, Op op) {
+Acc fold(It& first, std::int64_t n, Acc acc, Op op) {
   for (std::int64_t i = 0; i < n; ++i, ++first) acc = static_cast<Acc>(op(acc, *first));
   return acc;
 }
 
-/// Left fold of n >= 1 elements, starting from the first one. Random-access inputs are folded as
-/// four contiguous quarters in lockstep (independent dependency chains, same left-to-right result
-/// for any associative op), then the quarters are combined in order.
+/// Left fold of n >= 1 elements, starting from the first one (converted to Acc).
 template <class Acc, class It, class Op>
 Acc fold_nonempty(It first, std::int64_t n, Op op) {
-  if constexpr (is_random_access_v<It>) {
+  if constexpr (is_random_access_v<It> && is_commutative_v<Op, Acc> && std::is_arithmetic<Acc>::value) {
+    // lanes: lane k folds elements k, k + L, k + 2L, ... (a reordering only a commutative op allows)
+    constexpr int L = tuning::fold_lanes;
+    if (n >= 2 * L) {
+      Acc lane[L];
+      for (int k = 0; k < L; ++k) lane[k] = static_cast<Acc>(first[k]);
+      const std::int64_t m = n - n % L;
+      for (std::int64_t i = L; i < m; i += L)
+        for (int k = 0; k < L; ++k) lane[k] = static_cast<Acc>(op(lane[k], first[i + k]));
+      for (int w = L / 2; w > 0; w /= 2)
+        for (int k = 0; k < w; ++k) lane[k] = static_cast<Acc>(op(lane[k], lane[k + w]));
+      It rest = first + m;
+      return fold(rest, n - m, lane[0], op);
+    }
+  } else if constexpr (is_random_access_v<It>) {
+    // parts: four contiguous quarters folded in lockstep, combined in order
+    static_assert(tuning::fold_parts == 4, "fold_nonempty folds four parts");
     if (n >= 64) {
       const std::int64_t q = n / 4;
       It p0 = first, p1 = first + q, p2 = first + 2 * q, p3 = first + 3 * q;
@@ -67,7 +92,8 @@ Acc fold_nonempty(It first, std::int64_t n, Op op) {
         a2 = static_cast<Acc>(op(a2, p2[i]));
         a3 = static_cast<Acc>(op(a3, p3[i]));
       }
-      a3 = fold(p3 + q, n - 4 * q, a3, op);  // the remainder belongs to the last quarter
+      It rest = p3 + q;
+      a3 = fold(rest, n - 4 * q, a3, op);  // the remainder belongs to the last quarter
       return static_cast<Acc>(op(static_cast<Acc>(op(a0, a1)), static_cast<Acc>(op(a2, a3))));
     }
   }
@@ -76,12 +102,64 @@ Acc fold_nonempty(It first, std::int64_t n, Op op) {
   return fold(first, n - 1, acc, op);
 }
 
-/// Cache-blocked transpose of rows x cols (row-major, leading dimensions ld_in / ld_out) for the
-/// block rows [r0, r1) and block columns [c0, c1).
+// ---- scan ---------------------------------------------------------------------------------------
+/// Scans n >= 0 elements onto the running prefix `acc`: an inclusive scan writes op(acc, x[0..i]),
+/// an exclusive one the prefix before x[i]. Advances both iterators and returns the final prefix
+/// (acc combined with all n elements). Each chunk of input is read before the same positions of
+/// the output are written, so in-place scans work.
+template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
+Acc scan_onto(InIt& first, std::int64_t n, OutIt& out, Op op, Acc acc) {
+  std::int64_t i = 0;
+  if constexpr (std::is_arithmetic<Acc>::value && is_random_access_v<InIt> && is_random_access_v<OutIt>) {
+    // chunks: local prefixes s[k] = x[0] op ... op x[k] first, then acc op s[k] (independent ops)
+    constexpr int C = tuning::scan_chunk;
+    for (; i + C <= n; i += C) {
+      Acc s[C];
+      s[0] = static_cast<Acc>(first[i]);
+      for (int k = 1; k < C; ++k) s[k] = static_cast<Acc>(op(s[k - 1], first[i + k]));
+      if constexpr (Inclusive) {
+        for (int k = 0; k < C; ++k) out[i + k] = static_cast<Acc>(op(acc, s[k]));
+      } else {
+        out[i] = acc;
+        for (int k = 1; k < C; ++k) out[i + k] = static_cast<Acc>(op(acc, s[k - 1]));
+      }
+      acc = static_cast<Acc>(op(acc, s[C - 1]));
+    }
+    first += i;
+    out += i;
+  }
+  for (; i < n; ++i, ++first, ++out) {
+    if constexpr (Inclusive) {
+      acc = static_cast<Acc>(op(acc, *first));
+      *out = acc;
+    } else {
+      Acc next = static_cast<Acc>(op(acc, *first));
+      *out = acc;
+      acc = std::move(next);
+    }
+  }
+  return acc;
+}
+
+/// scan_onto with an optional prefix: without one (an inclusive scan's start) the first element
+/// starts the scan. n >= 1.
+template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
+Acc scan_nonempty(InIt& first, std::int64_t n, OutIt& out, Op op, const std::optional<Acc>& prefix) {
+  if (prefix) return scan_onto<Inclusive, Acc>(first, n, out, op, *prefix);
+  Acc acc = static_cast<Acc>(*first);  // only inclusive scans start without a prefix
+  ++first;
+  *out = acc;
+  ++out;
+  return scan_onto<Inclusive, Acc>(first, n - 1, out, op, std::move(acc));
+}
+
+// ---- transpose ----------------------------------------------------------------------------------
+/// Transposes the part [r0, r1) x [c0, c1) of a row-major matrix (leading dimension ld_in) into
+/// out (leading dimension ld_out), tile by tile so that each tile's reads and writes stay in L1.
 template <class InIt, class OutIt>
 void transpose_tiles(InIt in, std::int64_t ld_in, OutIt out, std::int64_t ld_out, std::int64_t r0,
                      std::int64_t r1, std::int64_t c0, std::int64_t c1) {
-  constexpr std::int64_t tile = 32;
+  constexpr std::int64_t tile = tuning::transpose_tile;
   for (std::int64_t rb = r0; rb < r1; rb += tile) {
     const std::int64_t re = std::min(rb + tile, r1);
     for (std::int64_t cb = c0; cb < c1; cb += tile) {
@@ -99,9 +177,10 @@ namespace algo::detail {
 template <bool Inclusive, class InIt, class OutIt, class Op, class Init>
 OutIt scan(const seq_policy&, scan_kind<Inclusive>, InIt first, std::int64_t n, OutIt out, Op op, Init init) {
   using Acc = scan_accumulator_t<InIt, Init>;
-  std::optional<Acc> carry;
-  if constexpr (!std::is_same<Init, no_init_t>::value) carry.emplace(init);
-  return host::scan_block<Inclusive, Acc>(first, n, out, op, carry);
+  std::optional<Acc> prefix;
+  if constexpr (!std::is_same<Init, no_init_t>::value) prefix.emplace(init);
+  host::scan_nonempty<Inclusive, Acc>(first, n, out, op, prefix);
+  return out;
 }
 
 template <class It, class T, class Op>
@@ -109,10 +188,11 @@ T reduce(const seq_policy&, It first, std::int64_t n, T init, Op op) {
   return static_cast<T>(op(init, host::fold_nonempty<T>(first, n, op)));
 }
 
+/// Every matrix of the batch, one after another (shape: see transpose_shape.hpp).
 template <class InIt, class OutIt>
-OutIt transpose(const seq_policy&, InIt in, std::int64_t rows, std::int64_t cols, OutIt out) {
-  host::transpose_tiles(in, cols, out, rows, 0, rows, 0, cols);
-  return out + rows * cols;
+void transpose(const seq_policy&, InIt in, OutIt out, const transpose_shape& s) {
+  for (std::int64_t b = 0; b < s.count; ++b)
+    host::transpose_tiles(in + b * s.stride_in, s.ld_in, out + b * s.stride_out, s.ld_out, 0, s.rows, 0, s.cols);
 }
 
 }  // namespace algo::detail
