@@ -1,5 +1,6 @@
-// algo::cub transpose: cublas<t>geam (C = A^T) for float / double / complex element types on raw
-// pointers, a plain 32x32-tile (32x8 threads, padded) kernel for everything else.
+// algo::cub transpose: cublas<t>geam (C = A^T, lda / ldc for pitched matrices, one call per matrix
+// of a batch) for float / double / complex element types on raw pointers, a plain 32x32-tile
+// (32x8 threads, padded) kernel for everything else.
 #pragma once
 
 #include <cublas_v2.h>
@@ -14,8 +15,10 @@
 
 #include "../../error.hpp"
 #include "../../policy.hpp"
+#include "../cuda/pointer.cuh"
 #include "../cuda/runtime.cuh"
 #include "../iterator.hpp"
+#include "../transpose_shape.hpp"
 
 namespace algo::detail::cub_backend {
 
@@ -67,22 +70,28 @@ inline cublasStatus_t geam(cublasHandle_t h, int m, int n, const cuDoubleComplex
 }
 
 /// The textbook kernel: a 32x32 tile through padded shared memory, 32x8 threads, 4 rows each.
-/// Tiles are numbered in one grid dimension (grid-stride), so no shape hits the 65535 limit of y.
+/// Tiles (of every matrix of the batch) are numbered in one grid dimension (grid-stride), so no
+/// shape hits the 65535 limit of grid y.
 template <class InIt, class OutIt>
-__global__ void transpose_tile_kernel(InIt in, std::int64_t rows, std::int64_t cols, OutIt out,
-                                      std::int64_t tiles_c, std::int64_t tiles) {
+__global__ void transpose_tile_kernel(InIt in, OutIt out, transpose_shape s, std::int64_t tiles_c,
+                                      std::int64_t tiles_per_matrix) {
   using T = iter_value_t<InIt>;
-  __shared__ T tile[32][33];
+  __shared__ alignas(T) unsigned char raw[sizeof(T) * 32 * 33];
+  T(*tile)[33] = reinterpret_cast<T(*)[33]>(raw);
+  const std::int64_t tiles = tiles_per_matrix * s.count;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const std::int64_t r0 = (t / tiles_c) * 32, c0 = (t % tiles_c) * 32;
-    for (int k = threadIdx.y; k < 32; k += 8) {
-      const std::int64_t r = r0 + k, c = c0 + threadIdx.x;
-      if (r < rows && c < cols) tile[k][threadIdx.x] = in[r * cols + c];
+    const std::int64_t b = t / tiles_per_matrix, k = t % tiles_per_matrix;
+    const std::int64_t r0 = (k / tiles_c) * 32, c0 = (k % tiles_c) * 32;
+    const InIt src = in + b * s.stride_in;
+    const OutIt dst = out + b * s.stride_out;
+    for (int i = threadIdx.y; i < 32; i += 8) {
+      const std::int64_t r = r0 + i, c = c0 + threadIdx.x;
+      if (r < s.rows && c < s.cols) tile[i][threadIdx.x] = src[r * s.ld_in + c];
     }
     __syncthreads();
-    for (int k = threadIdx.y; k < 32; k += 8) {
-      const std::int64_t c = c0 + k, r = r0 + threadIdx.x;
-      if (r < rows && c < cols) out[c * rows + r] = tile[threadIdx.x][k];
+    for (int i = threadIdx.y; i < 32; i += 8) {
+      const std::int64_t c = c0 + i, r = r0 + threadIdx.x;
+      if (r < s.rows && c < s.cols) dst[c * s.ld_out + r] = tile[threadIdx.x][i];
     }
     __syncthreads();
   }
@@ -93,30 +102,31 @@ __global__ void transpose_tile_kernel(InIt in, std::int64_t rows, std::int64_t c
 namespace algo::detail {
 
 template <class InIt, class OutIt>
-OutIt transpose(const cub_policy& p, InIt in, std::int64_t rows, std::int64_t cols, OutIt out) {
-  using T = iter_value_t<InIt>;
+void transpose(const cub_policy& p, InIt in, OutIt out, const transpose_shape& s) {
   auto src = raw_address(in);
   auto dst = raw_address(out);
   using S = std::remove_cv_t<std::remove_pointer_t<decltype(src)>>;
   using D = std::remove_pointer_t<decltype(dst)>;
   if constexpr (cub_backend::has_geam_v<S> && std::is_same<S, D>::value) {
-    if (rows <= INT_MAX && cols <= INT_MAX) {
+    if (s.rows <= INT_MAX && s.cols <= INT_MAX && s.ld_in <= INT_MAX && s.ld_out <= INT_MAX) {
       cublasHandle_t h = cub_backend::cublas_handle();
       cub_backend::check_cublas(cublasSetStream(h, p.stream), "cublasSetStream");
-      // Row-major rows x cols is column-major cols x rows (ld = cols); the result, row-major
-      // cols x rows, is column-major rows x cols (ld = rows): C(rows x cols) = A^T.
-      cub_backend::check_cublas(cub_backend::geam(h, static_cast<int>(rows), static_cast<int>(cols), src,
-                                                  static_cast<int>(cols), dst, static_cast<int>(rows)),
-                                "cublas<t>geam");
-      return out + rows * cols;
+      // Row-major rows x cols (pitch ld_in) is column-major cols x rows (lda = ld_in); the result,
+      // row-major cols x rows (pitch ld_out), is column-major rows x cols (ldc = ld_out): C = A^T.
+      // cuBLAS has no strided-batched geam: one call per matrix of the batch.
+      for (std::int64_t b = 0; b < s.count; ++b)
+        cub_backend::check_cublas(
+            cub_backend::geam(h, static_cast<int>(s.rows), static_cast<int>(s.cols), src + b * s.stride_in,
+                              static_cast<int>(s.ld_in), dst + b * s.stride_out, static_cast<int>(s.ld_out)),
+            "cublas<t>geam");
+      return;
     }
   }
-  (void)sizeof(T);
-  const std::int64_t tiles_c = (cols + 31) / 32, tiles = ((rows + 31) / 32) * tiles_c;
+  const std::int64_t tiles_c = (s.cols + 31) / 32, per_matrix = ((s.rows + 31) / 32) * tiles_c;
+  const std::int64_t tiles = per_matrix * s.count;
   const int blocks = static_cast<int>(tiles < (1 << 30) ? tiles : (1 << 30));
-  cub_backend::transpose_tile_kernel<<<blocks, dim3(32, 8), 0, p.stream>>>(in, rows, cols, out, tiles_c, tiles);
+  cub_backend::transpose_tile_kernel<<<blocks, dim3(32, 8), 0, p.stream>>>(in, out, s, tiles_c, per_matrix);
   cuda::check_launch("transpose", "transpose_tile_kernel");
-  return out + rows * cols;
 }
 
 }  // namespace algo::detail

@@ -1,0 +1,113 @@
+// fast: the default transpose strategy of algo::cuda, built for Hopper.
+//
+//   1 x n, n x 1        a copy (copy_flat: 16-byte vectors), or a strided copy when the single row
+//                       or column is pitched
+//   16-byte aligned     aligned_agent: 16-byte loads and stores for every element size (1- and
+//                       2-byte elements packed into 4-byte words by register transposes)
+//   otherwise           unaligned_agent: element loads, aligned 16-byte stores
+//
+// Both agents run in the same persistent, software-pipelined kernel: a grid of as many CTAs as fit
+// on the GPU at once, each walking tiles blockIdx.x, blockIdx.x + gridDim.x, ... (grid x only: no
+// shape reaches a grid limit). While a tile drains from shared memory to the output, the loads of
+// the CTA's next tile are already in flight in registers; shared memory is double-buffered so one
+// barrier per tile suffices:
+//
+//     load(tile 0)
+//     loop:  stage(tile i)   registers -> buffer i % 2          (waits for tile i's loads)
+//            barrier
+//            load(tile i+1)  global -> registers                (in flight during the drain)
+//            drain(tile i)   buffer i % 2 -> global
+//
+// A thread reaches stage(i + 2) (buffer i % 2 again) only after barrier i + 1, which every thread
+// passes only after finishing drain(i): the buffer is free.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "../runtime.cuh"
+#include "transpose_common.cuh"
+#include "transpose_copy.cuh"
+#include "transpose_fast_aligned.cuh"
+#include "transpose_fast_unaligned.cuh"
+#include "transpose_tiled.cuh"
+
+namespace algo::detail::cuda::transpose_kernels {
+
+template <class Agent>
+__global__ void __launch_bounds__(transpose_tuning::fast_threads, Agent::min_blocks) fast_kernel(const __grid_constant__ Agent agent) {
+  __shared__ typename Agent::smem_t buffer[2];
+  typename Agent::regs_t regs;
+  const int tid = threadIdx.x;
+  const std::int64_t total = agent.grid.total;
+  std::int64_t t = blockIdx.x;
+  if (t >= total) return;
+  auto tile = agent.grid.locate(t);
+  agent.load(tile, tid, regs);
+  for (int buf = 0;; buf ^= 1) {
+    agent.stage(tile, tid, regs, buffer[buf]);
+    __syncthreads();
+    const auto current = tile;
+    const std::int64_t next = t + gridDim.x;
+    if (next < total) {
+      tile = agent.grid.locate(next);
+      agent.load(tile, tid, regs);
+    }
+    agent.drain(current, tid, buffer[buf]);
+    if (next >= total) break;
+    t = next;
+  }
+}
+
+/// One CTA per resident slot of the GPU (occupancy of this kernel, asked once), at most one per tile.
+template <class Agent>
+void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
+  constexpr int threads = transpose_tuning::fast_threads;
+  if (agent.grid.total == 0) return;
+  static const int per_sm = [] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fast_kernel<Agent>, threads, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      blocks = 1;
+    }
+    return blocks > 0 ? blocks : 1;
+  }();
+  std::int64_t blocks = std::int64_t(current_device_info().sm_count) * per_sm;
+  if (blocks > agent.grid.total) blocks = agent.grid.total;
+  fast_kernel<Agent><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(agent);
+  check_launch("transpose", name);
+}
+
+/// Rows, row pitches and batch strides all 16-byte aligned (the aligned agent's requirement).
+inline bool rows_aligned16(const void* in, const void* out, const transpose_shape& s, int e) {
+  if (misalignment16(in) != 0 || misalignment16(out) != 0) return false;
+  if ((s.ld_in * e) % 16 != 0 || (s.ld_out * e) % 16 != 0) return false;
+  if (s.count > 1 && ((s.stride_in * e) % 16 != 0 || (s.stride_out * e) % 16 != 0)) return false;
+  return true;
+}
+
+/// The fast strategy on E-byte words.
+template <int E>
+void fast(cudaStream_t stream, const word_t<E>* in, word_t<E>* out, const transpose_shape& s) {
+  // ---- degenerate shapes: 1 x n and n x 1 are copies ----
+  if (s.rows == 1 || s.cols == 1) {
+    const std::int64_t n = s.rows * s.cols;
+    const std::int64_t si = s.rows == 1 ? 1 : s.ld_in;   // element k: in[k * si] ...
+    const std::int64_t so = s.rows == 1 ? s.ld_out : 1;  // ... goes to out[k * so]
+    if (n == 1 || (si == 1 && so == 1)) {
+      if (s.count == 1) return copy_flat(stream, in, out, n);
+      if (s.stride_in == n && s.stride_out == n) return copy_flat(stream, in, out, n * s.count);
+    }
+    return copy_strided(stream, in, si, s.stride_in, out, so, s.stride_out, n, s.count);
+  }
+  // ---- tiles ----
+  if (rows_aligned16(in, out, s, E)) return launch_fast(aligned_agent<E>::make(in, out, s), stream, "fast_kernel<aligned>");
+  if constexpr (E < 16) {
+    launch_fast(unaligned_agent<E>::make(in, out, s), stream, "fast_kernel<unaligned>");
+  } else {
+    tiled<true>(stream, in, out, s);  // 16-byte words are 16-byte aligned: not reached
+  }
+}
+
+}  // namespace algo::detail::cuda::transpose_kernels

@@ -1,0 +1,171 @@
+// fast, rows not 16-byte aligned (odd leading dimensions such as 8191 x 8193): the output is still
+// written in aligned 16-byte vectors, so every sector of the output is written whole by one thread
+// (partly written sectors are what makes misaligned transposes slow: cuBLAS falls from 2.8 to
+// 2.2 TB/s on 8191 x 8193). Inputs are read one element per lane, coalesced along the row.
+//
+// Output row c (input column c) starts at an address that is not 16-byte aligned; let delta_c
+// (0 <= delta_c < S = 16 / E) be the elements to skip to the next 16-byte boundary. The tile at rows
+// r0 .. r0 + tile_rows - 1 writes, in each output row c, the elements r0 + delta_c .. r0 + delta_c +
+// tile_rows - 1: whole aligned vectors. That shifts each output row's piece down by delta_c, so a
+// tile reads S - 1 rows more than it has (the halo, re-read from L2 by the next tile row), and the
+// first tile row also writes the head 0 .. delta_c - 1 of each output row, element by element.
+//
+//   load    each thread loads its column c (tid % tile_cols) of every (256 / tile_cols)-th tile row
+//   stage   and stores element (r, c) at shared row r - r0 - delta_c + S - 1: every output vector
+//           is then S consecutive shared rows of one column, whatever delta_c is
+//   drain   each lane gathers one output vector (S shared loads of E bytes) and stores it
+//
+// Shared memory: rows of tile_cols elements, column c of row rho stored at c ^ (((rho / S) & 7) * Q)
+// (Q = min(S, 4)): the 8 vectors of a drain wavefront lie in 8 different row groups and so in 8
+// different banks, and the stage wavefront (32 consecutive columns) stays conflict-free for 4- and
+// 8-byte elements, where delta_c depends only on the low bits of c.
+#pragma once
+
+#include <vector_types.h>
+
+#include <cstdint>
+
+#include "../../config.hpp"
+#include "transpose_common.cuh"
+
+namespace algo::detail::cuda::transpose_kernels {
+
+template <int E>
+struct unaligned_agent {
+  static_assert(E == 1 || E == 2 || E == 4 || E == 8, "16-byte elements are always aligned");
+  // ---- compile-time geometry --------------------------------------------------------------------
+  static constexpr int threads = transpose_tuning::fast_threads;
+  static constexpr int min_blocks = transpose_tuning::unaligned_min_blocks;
+  static constexpr int warps = threads / 32;
+  static constexpr int S = 16 / E;                                    // elements per output vector
+  static constexpr int H = S - 1;                                     // halo rows
+  static constexpr int Q = S < 4 ? S : 4;                             // swizzle step
+  static constexpr int TR = transpose_tuning::unaligned_rows(E);     // tile rows
+  static constexpr int TC = transpose_tuning::unaligned_cols(E);     // tile columns
+  static constexpr int RS = TR + H;                                   // shared-memory rows
+  static constexpr int cells = RS * TC;
+  static constexpr int NL = (cells + threads - 1) / threads;          // loads per thread
+  static constexpr int row_step = threads / TC;                       // tile rows between a thread's loads
+  static constexpr int VPR = TR / S;                                  // output vectors per tile column
+  static constexpr int ND = TC / 4 * (VPR / 8) / warps;               // warp tasks per warp
+  static constexpr int log_groups = log2_of(VPR / 8);
+  static_assert(threads % TC == 0 && TC >= 32 && (TC & (TC - 1)) == 0, "each thread keeps one column");
+  static_assert(VPR % 8 == 0 && (TC / 4) * (VPR / 8) == ND * warps, "drain: warp tasks split evenly");
+
+  using W = word_t<E>;
+  struct regs_t {
+    W v[NL];
+  };
+  struct smem_t {
+    W cell[cells];
+  };
+
+  // ---- run-time geometry ------------------------------------------------------------------------
+  const W* in;
+  W* out;
+  transpose_shape s;
+  block_grid grid;  // tiles of the input
+
+  static unaligned_agent make(const W* in, W* out, const transpose_shape& s) {
+    return unaligned_agent{in, out, s, block_grid(s.rows, s.cols, s.count, TR, TC)};
+  }
+
+  /// Every load, stage and store of the tile is unconditional (no edge, no partial vector).
+  ALGO_HD bool full(const block_grid::block& t) const { return t.r0 + RS <= s.rows && t.c0 + TC <= s.cols; }
+
+  ALGO_HD static int swizzle(int rho, int c) { return c ^ (((rho / S) & 7) * Q); }
+
+  /// Load i of a thread (tile row rho) is inside the shared tile: always, but for the last load
+  /// when the cells do not split evenly (i is a constant after unrolling).
+  ALGO_HD static bool in_tile(int i, int rho) { return cells % threads == 0 || i < NL - 1 || rho < RS; }
+
+  /// Output row `c` of tile t: its first element whose address is 16-byte aligned is r0 + delta.
+  ALGO_HD W* output_row(const block_grid::block& t, int c) const {
+    return out + t.b * s.stride_out + (t.c0 + c) * s.ld_out;
+  }
+  ALGO_HD int delta(const block_grid::block& t, int c) const {
+    return static_cast<int>(((16u - misalignment16(output_row(t, c) + t.r0)) & 15u) / E);
+  }
+
+  // ---- phase 1: load (global -> registers) ------------------------------------------------------
+  ALGO_HD void load(const block_grid::block& t, int tid, regs_t& r) const {
+    if (full(t)) load_tile<true>(t, tid, r);
+    else load_tile<false>(t, tid, r);
+  }
+
+  template <bool Whole>
+  ALGO_HD void load_tile(const block_grid::block& t, int tid, regs_t& r) const {
+    const int c = tid % TC, rho0 = tid / TC;
+    const std::int64_t col = t.c0 + c;
+    const W* src = in + t.b * s.stride_in + (t.r0 + rho0) * s.ld_in + col;
+#pragma unroll
+    for (int i = 0; i < NL; ++i) {
+      const int rho = rho0 + row_step * i;
+      if (!in_tile(i, rho)) break;
+      const bool inside = Whole || (t.r0 + rho < s.rows && col < s.cols);
+      r.v[i] = inside ? src[std::int64_t(row_step) * i * s.ld_in] : W{};
+    }
+  }
+
+  // ---- phase 2: stage (registers -> shared memory, shifted by delta) ----------------------------
+  ALGO_HD void stage(const block_grid::block& t, int tid, const regs_t& r, smem_t& sm) const {
+    const int c = tid % TC, rho0 = tid / TC;
+    const int shift = H - (t.c0 + c < s.cols ? delta(t, c) : 0);
+#pragma unroll
+    for (int i = 0; i < NL; ++i) {
+      const int rho_in = rho0 + row_step * i;
+      if (!in_tile(i, rho_in)) break;
+      const int rho = rho_in + shift;  // < RS for sure while row_step * (i + 1) <= TR (rho0 < row_step)
+      if (row_step * (i + 1) <= TR || rho < RS) sm.cell[rho * TC + swizzle(rho, c)] = r.v[i];
+    }
+  }
+
+  // ---- phase 3: drain (shared memory -> global, aligned 16-byte vectors) ------------------------
+  /// A warp task is 4 output rows (lane / 8) x 8 consecutive output vectors (lane % 8).
+  ALGO_HD void drain(const block_grid::block& t, int tid, const smem_t& sm) const {
+    if (full(t)) drain_tile<true>(t, tid, sm);
+    else drain_tile<false>(t, tid, sm);
+  }
+
+  template <bool Whole>
+  ALGO_HD void drain_tile(const block_grid::block& t, int tid, const smem_t& sm) const {
+    const int warp = tid >> 5, lane = tid & 31, x = lane & 7, y = lane >> 3;
+#pragma unroll
+    for (int i = 0; i < ND; ++i) {
+      const int id = warp + warps * i;
+      const int c = 4 * (id >> log_groups) + y;                // output row in the tile
+      const int m = 8 * (id & ((1 << log_groups) - 1)) + x;    // output vector in that row
+      const bool col_inside = t.c0 + c < s.cols;
+      const int d = col_inside ? delta(t, c) : 0;
+      uint4 v = make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int k = 0; k < S; ++k) {
+        const int rho = S * m + k + H;
+        vector_set<E>(v, k, sm.cell[rho * TC + swizzle(rho, c)]);
+      }
+      W* dst = output_row(t, c);
+      const std::int64_t row = t.r0 + d + std::int64_t(S) * m;
+      if constexpr (Whole) {
+        store16(dst + row, v);
+      } else if (col_inside && row < s.rows) {
+        if (row + S <= s.rows) {
+          store16(dst + row, v);
+        } else {
+#pragma unroll 1
+          for (int k = 0; row + k < s.rows; ++k) dst[row + k] = vector_get<E>(v, k);
+        }
+      }
+      // The head of the output row (elements 0 .. delta - 1), in the first tile row only: vector
+      // m = -1, whose shared rows are k - 1 for its elements k >= S - delta.
+      if (t.r0 == 0 && m == 0 && col_inside) {
+#pragma unroll
+        for (int k = 1; k < S; ++k) {
+          const std::int64_t r = d - S + k;
+          if (r >= 0 && r < s.rows) dst[r] = sm.cell[(k - 1) * TC + swizzle(k - 1, c)];
+        }
+      }
+    }
+  }
+};
+
+}  // namespace algo::detail::cuda::transpose_kernels
