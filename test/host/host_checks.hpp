@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -182,11 +183,43 @@ inline std::vector<std::int64_t> few_sizes() {
 
 inline std::vector<std::int64_t> large_sizes() { return {(std::int64_t(1) << 22) + 1, 3000017}; }
 
+// ==== a fancy iterator: 0, 1, 2, ... without memory ============================================
+/// Random-access iterator over the integers (its reference is a value, like thrust's).
+class counting_iterator {
+ public:
+  using value_type = std::int64_t;
+  using reference = std::int64_t;
+  using pointer = void;
+  using difference_type = std::int64_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  counting_iterator() = default;
+  explicit counting_iterator(std::int64_t i) : i_(i) {}
+  std::int64_t operator*() const { return i_; }
+  std::int64_t operator[](std::int64_t k) const { return i_ + k; }
+  counting_iterator& operator++() { ++i_; return *this; }
+  counting_iterator operator++(int) { auto t = *this; ++i_; return t; }
+  counting_iterator& operator--() { --i_; return *this; }
+  counting_iterator& operator+=(std::int64_t k) { i_ += k; return *this; }
+  counting_iterator& operator-=(std::int64_t k) { i_ -= k; return *this; }
+  friend counting_iterator operator+(counting_iterator a, std::int64_t k) { return a += k; }
+  friend counting_iterator operator+(std::int64_t k, counting_iterator a) { return a += k; }
+  friend counting_iterator operator-(counting_iterator a, std::int64_t k) { return a -= k; }
+  friend std::int64_t operator-(const counting_iterator& a, const counting_iterator& b) { return a.i_ - b.i_; }
+  friend bool operator==(const counting_iterator& a, const counting_iterator& b) { return a.i_ == b.i_; }
+  friend bool operator!=(const counting_iterator& a, const counting_iterator& b) { return a.i_ != b.i_; }
+  friend bool operator<(const counting_iterator& a, const counting_iterator& b) { return a.i_ < b.i_; }
+
+ private:
+  std::int64_t i_ = 0;
+};
+
 // ==== comparisons ===============================================================================
-/// Whether got matches want (floats within tolerance<F>(n) of `scale`).
+/// REQUIREs that one value matches (floats within tolerance<F>(n) of `scale`).
 template <class T>
-bool matches(const T& got, const T& want, double scale, std::int64_t n) {
-  return same_value(got, want, scale, n);
+void require_value(const T& got, const T& want, double scale, std::int64_t n, const std::string& what) {
+  INFO(what << ": got " << show(got) << ", want " << show(want) << " (n = " << n << ")");
+  REQUIRE(same_value(got, want, scale, n));
 }
 
 /// REQUIREs that got equals want element by element (floats within tolerance scaled by scale[i]);
