@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 #include <utility>
 
@@ -28,6 +29,15 @@ namespace detail {
 
 template <class P>
 using enable_policy = std::enable_if_t<is_execution_policy_v<P>, int>;
+
+/// It is an iterator (has std::iterator_traits). Keeps the iterator overloads from matching
+/// ranges, whose overloads (<algo/ranges.hpp>) take as many arguments.
+template <class It, class = void>
+struct is_iterator : std::false_type {};
+template <class It>
+struct is_iterator<It, std::void_t<typename std::iterator_traits<It>::iterator_category>> : std::true_type {};
+template <class It>
+using enable_iterator = std::enable_if_t<is_iterator<It>::value, int>;
 
 template <bool Inclusive, class Policy, class InIt, class OutIt, class Op, class Init>
 OutIt scan_entry(const char* name, const Policy& policy, InIt first, InIt last, OutIt d_first, Op op, Init init) {
@@ -120,7 +130,8 @@ T reduce(const Policy& policy, It first, It last, T init, Op op) {
 
 // ---- transform_reduce -------------------------------------------------------------------------
 /// reduce_op-fold of transform_op(in[i]).
-template <class Policy, class It, class T, class ReduceOp, class TransformOp, detail::enable_policy<Policy> = 0>
+template <class Policy, class It, class T, class ReduceOp, class TransformOp, detail::enable_policy<Policy> = 0,
+          detail::enable_iterator<It> = 0>
 T transform_reduce(const Policy& policy, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
   const std::int64_t n = detail::checked_distance("transform_reduce", first, last);
   detail::check_iterator("transform_reduce", "input", policy, first, n);
