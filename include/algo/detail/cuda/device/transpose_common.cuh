@@ -186,8 +186,8 @@ ALGO_HD inline void transpose_2x2_halves(std::uint32_t& x0, std::uint32_t& x1) {
   x1 = hi;
 }
 
-/// 16-byte global accesses (the caller guarantees alignment). Through the intrinsics, so that the
-/// store stays one STG.E.128 (a plain uint4 assignment may be split into four 4-byte stores).
+/// 16-byte global accesses (the caller guarantees alignment). The store is written in PTX: a plain
+/// uint4 assignment may be split into four 4-byte stores, and __stwb becomes a "strong" store.
 ALGO_HD inline uint4 load16(const void* p) {
 #if ALGO_DEVICE_PASS
   return __ldg(static_cast<const uint4*>(p));
@@ -197,8 +197,11 @@ ALGO_HD inline uint4 load16(const void* p) {
 }
 ALGO_HD inline void store16(void* p, const uint4& v) {
 #if ALGO_DEVICE_PASS
-  if constexpr (transpose_tuning::evict_first_stores) __stcs(static_cast<uint4*>(p), v);
-  else __stwb(static_cast<uint4*>(p), v);
+  if constexpr (transpose_tuning::evict_first_stores) {
+    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+  } else {
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+  }
 #else
   *static_cast<uint4*>(p) = v;
 #endif

@@ -1,0 +1,18 @@
+// algo::cuda transpose, 1-byte elements: every strategy x the issue's shapes against the host
+// reference, back and forth (test_cuda_transpose_common.cuh); a matrix of more than 2^31 elements
+// ([large]: 64-bit indexing).
+#include "test_cuda_transpose_common.cuh"
+
+using namespace transpose_test;
+
+TEST_CASE("cuda transpose: uint8, every strategy", "[cuda][transpose]") {
+  check_strategies<std::uint8_t>(standard_shapes(11), 11);
+}
+
+TEST_CASE("cuda transpose: uint8, 16384 x 16384 and 16400 x 16 (aligned tiles, skinny)", "[cuda][transpose]") {
+  check_strategies<std::uint8_t>({{16384, 16384}, {16400, 16}, {16, 16400}}, 12);
+}
+
+TEST_CASE("cuda transpose: uint8, more than 2^31 elements", "[cuda][transpose][large]") {
+  check_shape<std::uint8_t>(46341, 46349, 13);
+}
