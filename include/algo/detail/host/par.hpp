@@ -8,16 +8,18 @@
 //
 //   reduce     each tile is folded into its own partial; the partials are combined in tile order.
 //   scan       reduce-then-scan per tile, chained by a look-back instead of barriers:
-//                phase 1    fold the tile (this reads it into L2) and publish its aggregate;
+//                single pass  when the previous tile is done, scan at once onto its prefix;
+//                phase 1    otherwise fold the tile (this reads it into L2), publish its aggregate;
 //                look-back  walk back over earlier tiles, combining their aggregates, until one
 //                           has published its inclusive prefix (usually the previous tile or the
 //                           one before); a tile whose owner is late (its thread lost its core) is
 //                           claimed and folded here rather than waited for;
 //                phase 2    scan the tile from L2 onto that prefix, publish the tile's inclusive
 //                           prefix.
-//              Memory sees about one read and one write per element; nothing is reordered. The
-//              only waits are for a thread that is folding a tile it has claimed (a short pure
-//              computation), never for a tile's owner to be scheduled.
+//              Memory sees about one read and one write per element; nothing is reordered. A
+//              thread alone (the others descheduled) does the single pass, as algo::seq would.
+//              Waits are only for a thread that holds a claim on a tile (folding it, or scanning
+//              it in a single pass), never for a tile's owner to be scheduled.
 //   transpose  square blocks of tiles, taken from the counter.
 #pragma once
 
@@ -101,9 +103,10 @@ void spin_until(Ready ready, const std::atomic<bool>& stop) {
 }
 
 /// What a tile of the scan has published. The aggregate is written by whoever claims the tile
-/// first: its owner after its phase 1, or a thread whose look-back found the owner late. A claim
-/// is held only while folding the tile's input, and the owner writes no output before the
-/// aggregate is published, so nobody reads a tile while it is being overwritten (in-place scans).
+/// first: its owner after its phase 1, or a thread whose look-back found the owner late. The
+/// owner writes no output before the tile's aggregate is published or while it holds the claim
+/// itself (single pass: it then publishes the inclusive prefix directly), so nobody reads a tile
+/// while it is being overwritten (in-place scans).
 template <class Acc>
 struct alignas(64) scan_tile_status {
   enum : int { nothing = 0, claimed = 1, aggregate_ready = 2, inclusive_ready = 3 };
@@ -207,6 +210,16 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
       for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
         const std::int64_t b0 = i * T, len = std::min(T, n - b0);
         status_t& st = status[i];
+        InIt in = first + b0;
+        OutIt o = out + b0;
+        // single pass: when the prefix is already known (the first tile, or the previous tile is
+        // done: this thread is ahead of the others, or alone on a busy machine), scan at once,
+        // holding the claim so that no look-back reads the tile while it is overwritten
+        if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && st.try_claim()) {
+          const std::optional<Acc> prefix = i == 0 ? seed : status[i - 1].inclusive;
+          st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix));
+          continue;
+        }
         // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
         // (unless a look-back got there first: then wait until it has read the tile)
         Acc aggregate = host::fold_nonempty<Acc>(first + b0, len, op);
@@ -215,8 +228,6 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
         // look-back: the exclusive prefix of this tile
         const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, stop);
         // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
-        InIt in = first + b0;
-        OutIt o = out + b0;
         st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix));
       }
     });
