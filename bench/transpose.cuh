@@ -1,6 +1,144 @@
-// Bench section: transpose (filled in by its owner).
+// Bench section: transpose. For each of the issue's shapes and types, one group of rows:
+//
+//   cublas                       cublas<t>geam (C = A^T) called directly: the baseline of f32 / f64
+//   memcpy                       cudaMemcpyAsync D2D of the same bytes: the baseline of u8 / u16
+//                                (cuBLAS has no 1- or 2-byte geam), and the ceiling of every row
+//   copy_row, copy_col           the seed's bounds: the matrix copied (not transposed) by 32x8-thread
+//                                blocks walking rows (both accesses coalesced) or columns (neither)
+//   algo::cuda <strategy>        every transpose strategy: naive_row, naive_col, unrolled, diagonal,
+//                                tiled, tiled_padded, fast
+//   algo::cub                    algo::transpose(algo::cub, ...) (geam for f32 / f64, a 32x32 tile
+//                                kernel otherwise)
+//   algo::cuda                   the default policy (= fast)
+//
+// GB/s counts bytes read + written (2 * rows * cols * sizeof(T)); "x base" is baseline time / this
+// time. After timing, the default policy's output is compared with algo::cub's (a line says if not).
 #pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+
+#include <algo/algo.hpp>
+
 #include "harness.cuh"
+
 namespace bench {
-inline void run_transpose(const options&, report&) {}
+namespace transpose_bench {
+
+template <class T>
+const char* type_label();
+template <>
+inline const char* type_label<std::uint8_t>() { return "u8"; }
+template <>
+inline const char* type_label<std::uint16_t>() { return "u16"; }
+template <>
+inline const char* type_label<float>() { return "f32"; }
+template <>
+inline const char* type_label<double>() { return "f64"; }
+
+inline void check_cublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "bench: %s: %s\n", what, cublasGetStatusString(s));
+    std::exit(1);
+  }
+}
+
+/// cublas<t>geam transposing row-major rows x cols `a` into row-major cols x rows `c`.
+inline void geam(cublasHandle_t h, std::int64_t rows, std::int64_t cols, const float* a, float* c) {
+  const float one = 1.f, zero = 0.f;
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols);
+  check_cublas(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m), "cublasSgeam");
+}
+inline void geam(cublasHandle_t h, std::int64_t rows, std::int64_t cols, const double* a, double* c) {
+  const double one = 1., zero = 0.;
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols);
+  check_cublas(cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m), "cublasDgeam");
+}
+
+/// f(policy, name) for every strategy of algo::cuda.
+template <class F>
+void for_each_strategy(F&& f) {
+  namespace ts = algo::transpose_strategy;
+  f(algo::cuda.with(ts::naive_row), "naive_row");
+  f(algo::cuda.with(ts::naive_col), "naive_col");
+  f(algo::cuda.with(ts::unrolled), "unrolled");
+  f(algo::cuda.with(ts::diagonal), "diagonal");
+  f(algo::cuda.with(ts::tiled), "tiled");
+  f(algo::cuda.with(ts::tiled_padded), "tiled_padded");
+  f(algo::cuda.with(ts::fast), "fast");
+}
+
+template <class T>
+void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t rows, std::int64_t cols) {
+  namespace kernels = algo::detail::cuda::transpose_kernels;
+  constexpr bool has_geam = std::is_same<T, float>::value || std::is_same<T, double>::value;
+  const std::int64_t n = rows * cols;
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  const std::string type = std::to_string(rows) + "x" + std::to_string(cols) + " " + type_label<T>();
+  const std::string base = has_geam ? "cublas" : "memcpy";
+  const int copies = rotation_count(static_cast<std::size_t>(n) * sizeof(T));
+  rotating_buffers<T> in(n, copies), out(n, copies, false);
+  auto add = [&](const std::string& impl, double ms) { rep.add(row{"transpose", type, n, impl, ms, bytes, base}); };
+
+  // ---- baselines and bounds ----------------------------------------------------------------------
+  if constexpr (has_geam) add("cublas", median_ms(opt, [&](int r) { geam(h, rows, cols, in[r], out[r]); }));
+  add("memcpy", median_ms(opt, [&](int r) {
+        check(cudaMemcpyAsync(out[r], in[r], static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice),
+              "cudaMemcpyAsync");
+      }));
+  add("copy_row", median_ms(opt, [&](int r) { kernels::copy_row<T>(nullptr, in[r], rows, cols, out[r]); }));
+  add("copy_col", median_ms(opt, [&](int r) { kernels::copy_col<T>(nullptr, in[r], rows, cols, out[r]); }));
+
+  // ---- every strategy, then the two policies --------------------------------------------------------
+  for_each_strategy([&](auto policy, const char* name) {
+    add(std::string("algo::cuda ") + name,
+        median_ms(opt, [&](int r) { algo::transpose(policy, in[r], rows, cols, out[r]); }));
+  });
+  add("algo::cub", median_ms(opt, [&](int r) { algo::transpose(algo::cub, in[r], rows, cols, out[r]); }));
+  add("algo::cuda", median_ms(opt, [&](int r) { algo::transpose(algo::cuda, in[r], rows, cols, out[r]); }));
+
+  // ---- the default policy's output against algo::cub's ----------------------------------------------
+  {
+    rotating_buffers<T> ref(n, 1, false);
+    algo::transpose(algo::cub, in[0], rows, cols, ref[0]);
+    algo::transpose(algo::cuda, in[0], rows, cols, out[0]);
+    check(cudaDeviceSynchronize(), "transpose check");
+    const bool same = thrust::equal(thrust::device, out[0], out[0] + n, ref[0]);
+    if (!same) std::printf("  !! transpose %s: algo::cuda's output differs from algo::cub's\n", type.c_str());
+  }
+}
+
+}  // namespace transpose_bench
+
+inline void run_transpose(const options& opt, report& rep) {
+  using namespace transpose_bench;
+  cublasHandle_t h;
+  check_cublas(cublasCreate(&h), "cublasCreate");
+  // f32: square, odd, degenerate and skinny shapes
+  run_shape<float>(opt, rep, h, 8192, 8192);
+  run_shape<float>(opt, rep, h, 16384, 16384);
+  run_shape<float>(opt, rep, h, 8191, 8193);
+  run_shape<float>(opt, rep, h, 4097, 16411);
+  run_shape<float>(opt, rep, h, 1, 67108864);
+  run_shape<float>(opt, rep, h, 67108864, 1);
+  run_shape<float>(opt, rep, h, 2097120, 32);
+  // f64
+  run_shape<double>(opt, rep, h, 8192, 8192);
+  run_shape<double>(opt, rep, h, 16384, 16384);
+  run_shape<double>(opt, rep, h, 8191, 8193);
+  // 1- and 2-byte elements (no cuBLAS: memcpy is the baseline)
+  run_shape<std::uint8_t>(opt, rep, h, 16384, 16384);
+  run_shape<std::uint16_t>(opt, rep, h, 16384, 16384);
+  cublasDestroy(h);
+}
+
 }  // namespace bench
