@@ -60,8 +60,8 @@ void run_scan(const device_policy_base& policy, scan_strategy::scan_then_fan_t, 
   using Acc = typename Problem::acc_type;
   using Local = rebind_problem<Problem, typename Problem::in_iterator, Acc*>;
   using K = tile_traits<Local, Phase>;
+  if (p.n <= tile_traits<Problem, Phase>::tile_items) return launch_single_tile<Phase>(p, policy.stream);
   const std::int64_t tiles = K::tiles(p.n);
-  if (tiles == 1) return launch_single_tile<Phase>(p, policy.stream);
 
   constexpr bool out_is_acc = std::is_same<typename Problem::out_iterator, Acc*>::value;
   temporary_buffer intermediate(policy, out_is_acc ? 0 : static_cast<std::size_t>(p.n) * sizeof(Acc));

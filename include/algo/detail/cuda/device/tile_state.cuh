@@ -6,8 +6,8 @@
 //   <= 4 bytes   value and status in one 64-bit word, one relaxed 8-byte store / load;
 //   <= 8 bytes   value and status in one 128-bit word (ld/st .b128: a single access);
 //   larger       a 32-bit status flag plus separate aggregate and inclusive value slots: values
-//                are written first, then the flag with release order; readers load the flag with
-//                acquire order, then the value.
+//                are written first (16-byte pieces when the size allows), then the flag with
+//                release order; readers load the flag with acquire order, then the value.
 //
 // Status words carry an epoch: a status counts only when its epoch is the current call's, so a
 // call never has to clear what earlier calls left. That is only sound if nothing but this scan
@@ -161,8 +161,15 @@ struct split_tile_state : tile_tickets {
     unsigned w[value_words] = {};
     memcpy(w, &v, sizeof(T));
     unsigned* slot = (status == tile_aggregate ? aggregates : inclusives) + static_cast<std::size_t>(tile) * value_words;
+    if constexpr (value_words % 4 == 0) {  // 16-byte pieces (slots are 16-byte aligned then)
 #pragma unroll
-    for (int k = 0; k < value_words; ++k) store_relaxed(slot + k, w[k]);
+      for (int k = 0; k < value_words; k += 4)
+        store_relaxed_128(slot + k, static_cast<unsigned long long>(w[k + 1]) << 32 | w[k],
+                          static_cast<unsigned long long>(w[k + 3]) << 32 | w[k + 2]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < value_words; ++k) store_relaxed(slot + k, w[k]);
+    }
     store_release(flags + tile, status_tag(status, epoch));  // the value is visible before the flag
   }
   __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
@@ -170,8 +177,20 @@ struct split_tile_state : tile_tickets {
     if (status == tile_empty) return status;
     const unsigned* slot = (status == tile_aggregate ? aggregates : inclusives) + static_cast<std::size_t>(tile) * value_words;
     unsigned w[value_words];
+    if constexpr (value_words % 4 == 0) {
 #pragma unroll
-    for (int k = 0; k < value_words; ++k) w[k] = load_relaxed(slot + k);
+      for (int k = 0; k < value_words; k += 4) {
+        unsigned long long lo, hi;
+        load_relaxed_128(slot + k, lo, hi);
+        w[k] = static_cast<unsigned>(lo);
+        w[k + 1] = static_cast<unsigned>(lo >> 32);
+        w[k + 2] = static_cast<unsigned>(hi);
+        w[k + 3] = static_cast<unsigned>(hi >> 32);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < value_words; ++k) w[k] = load_relaxed(slot + k);
+    }
     memcpy(&v, w, sizeof(T));
     return status;
   }

@@ -23,16 +23,16 @@
 
 namespace algo::detail::cuda {
 
-/// Blocks of `kernel` (with `threads` threads) one SM holds at once, cached per device.
-template <class Kernel>
-int resident_blocks_per_sm(Kernel kernel, int threads, const char* algorithm) {
+/// Blocks of partition_reduce_kernel<K, Problem> one SM holds at once (cached per device).
+template <class K, class Problem>
+int resident_blocks_per_sm(const char* algorithm) {
   static std::atomic<int> cached[64];
   const device_info& d = current_device_info();
   const int slot = d.device < 64 ? d.device : 63;
   int v = cached[slot].load(std::memory_order_relaxed);
   if (v == 0 || d.device >= 64) {
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, threads, 0), algorithm,
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, partition_reduce_kernel<K, Problem>, K::threads, 0),
+               algorithm, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     if (v < 1) v = 1;
     cached[slot].store(v, std::memory_order_relaxed);
   }
@@ -50,7 +50,7 @@ void run_scan(const device_policy_base& policy, scan_strategy::two_level_t, Phas
   // ---- partition: one per resident block, a whole number of tiles each, at most one spine tile
   const std::int64_t resident =
       static_cast<std::int64_t>(current_device_info().sm_count) *
-      resident_blocks_per_sm(partition_reduce_kernel<K, Problem>, K::threads, p.name) * K::tuning::two_level_waves;
+      resident_blocks_per_sm<K, Problem>(p.name) * K::tuning::two_level_waves;
   const std::int64_t max_partitions =
       resident < tile_traits<Spine, Phase>::tile_items ? resident : tile_traits<Spine, Phase>::tile_items;
   const std::int64_t per_partition = (tiles + max_partitions - 1) / max_partitions;

@@ -1,0 +1,79 @@
+// algo::cuda scans, default strategy (decoupled look-back): the full battery of
+// test/support/device_checks.cuh (every overload, in place, device_vector, fancy iterators in and
+// out, discard output, a non-blocking stream) with shuffle warp scans; the strategy checks with
+// both warp phases; concurrent scans on several streams and back-to-back scans on one (the tile
+// state's epochs); and one scan over 2^31 elements ([large]).
+#include <algo/algo.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "catch.hpp"
+#include "device_checks.cuh"
+#include "test_cuda_scan_checks.cuh"
+
+using namespace algo_test;
+using cuda_scan_test::check_strategy;
+
+namespace {
+const auto lookback = algo::cuda.with(algo::scan_strategy::decoupled_lookback);
+const auto lookback_smem = lookback.with(algo::warp_phase::smem);
+const std::vector<std::int64_t> sizes = cuda_scan_test::for_this_run(device_sizes({1024, 2048, 3072, 4096}));
+}  // namespace
+
+TEST_CASE("cuda scans (default policy): int32", "[cuda][scan][lookback]") { check_scans<std::int32_t>(algo::cuda, sizes); }
+TEST_CASE("cuda scans (default policy): uint8 in, int64 accumulator", "[cuda][scan][lookback]") { check_scans<std::uint8_t>(algo::cuda, sizes); }
+TEST_CASE("cuda scans (default policy): float", "[cuda][scan][lookback]") { check_scans<float>(algo::cuda, sizes); }
+TEST_CASE("cuda scans (default policy): double", "[cuda][scan][lookback]") { check_scans<double>(algo::cuda, sizes); }
+TEST_CASE("cuda scans (default policy): affine maps (8 bytes, non-commutative)", "[cuda][scan][lookback]") {
+  check_scans<affine_i, affine>(algo::cuda, sizes);
+}
+TEST_CASE("cuda scans (default policy): big32 (32 bytes, non-commutative)", "[cuda][scan][lookback]") { check_scans<big32>(algo::cuda, sizes); }
+
+TEST_CASE("cuda scans: decoupled look-back, shuffle warp phase", "[cuda][scan][lookback]") {
+  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(lookback, false);
+}
+TEST_CASE("cuda scans: decoupled look-back, shared-memory warp phase", "[cuda][scan][lookback]") {
+  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(lookback_smem, false);
+}
+
+TEST_CASE("cuda scans: concurrent scans on several streams, back-to-back scans on one", "[cuda][scan][lookback]") {
+  // Each stream gets its own tile state; repeated calls on one stream reuse one with a new epoch,
+  // over state that earlier, larger calls left behind.
+  const std::vector<std::int64_t> ns = cuda_scan_test::small_run()
+                                           ? std::vector<std::int64_t>{20000, 4097, 7777, 3 * 3072 + 1}
+                                           : std::vector<std::int64_t>{5000000, 1 << 20, 777777, 3 * 3072 + 1, 4000000, 100003};
+  std::vector<std::vector<affine_i>> h(ns.size());
+  std::vector<std::unique_ptr<device_buffer<affine_i>>> in, out;
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    h[i] = random_vector<affine_i>(static_cast<std::size_t>(ns[i]), 100 + i);
+    in.push_back(std::make_unique<device_buffer<affine_i>>(h[i]));
+    out.push_back(std::make_unique<device_buffer<affine_i>>(h[i].size()));
+  }
+  const compose_affine_i op{};
+  SECTION("one stream per scan, all in flight at once") {
+    std::vector<std::unique_ptr<test_stream>> streams;
+    for (std::size_t i = 0; i < ns.size(); ++i) streams.push_back(std::make_unique<test_stream>());
+    require_device_ok("setup");
+    for (int round = 0; round < 3; ++round)
+      for (std::size_t i = 0; i < ns.size(); ++i)
+        algo::inclusive_scan(algo::cuda.on(streams[i]->get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
+    for (auto& s : streams) s->sync();
+  }
+  SECTION("one stream, back to back, no host synchronization in between") {
+    test_stream s;
+    require_device_ok("setup");
+    for (int round = 0; round < 3; ++round)
+      for (std::size_t i = 0; i < ns.size(); ++i)
+        algo::inclusive_scan(algo::cuda.on(s.get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
+    s.sync();
+  }
+  for (std::size_t i = 0; i < ns.size(); ++i) {
+    INFO("scan " << i << ", n = " << ns[i]);
+    expect_equal("vs host", out[i]->download(), ref_inclusive_scan<affine_i>(h[i], op));
+  }
+}
+
+TEST_CASE("cuda scans: decoupled look-back over 2^31 uint8 -> int64", "[cuda][scan][lookback][large]") {
+  cuda_scan_test::check_large(lookback);
+}
