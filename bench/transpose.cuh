@@ -10,6 +10,10 @@
 //   algo::cub                    algo::transpose(algo::cub, ...) (geam for f32 / f64, a 32x32 tile
 //                                kernel otherwise)
 //   algo::cuda                   the default policy (= fast)
+//   fast variant: ...            the fast strategy with other tuning constants (transpose_tuning):
+//                                evict-first stores; 8 KB tiles of 128 threads; and, for shapes with
+//                                odd leading dimensions, the unaligned path with 32-byte output
+//                                alignment or with taller tiles. To pick defaults from one run.
 //
 // GB/s counts bytes read + written (2 * rows * cols * sizeof(T)); "x base" is baseline time / this
 // time. After timing, the default policy's output is compared with algo::cub's (a line says if not).
@@ -64,6 +68,35 @@ inline void geam(cublasHandle_t h, std::int64_t rows, std::int64_t cols, const d
   check_cublas(cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, a, n, &zero, c, m, c, m), "cublasDgeam");
 }
 
+// ---- tuning variants of the fast strategy ----------------------------------------------------------
+using algo::detail::cuda::transpose_kernels::transpose_tuning;
+struct tune_evict_first : transpose_tuning {
+  static constexpr bool evict_first_stores = true;
+};
+struct tune_8k : transpose_tuning {
+  static constexpr int fast_threads = 128;
+  static constexpr int fast_tile_bytes = 8192;
+  static constexpr int fast_min_blocks = 8;
+  static constexpr int unaligned_min_blocks = 4;
+};
+struct tune_align32 : transpose_tuning {
+  static constexpr int unaligned_align_bytes = 32;
+};
+struct tune_tall : transpose_tuning {
+  static constexpr int unaligned_rows(int e) { return e == 1 ? 256 : e == 8 ? 64 : 128; }
+  static constexpr int unaligned_cols(int) { return 32; }
+};
+
+/// The fast strategy with tuning Tuning on a dense rows x cols matrix of T.
+template <class Tuning, class T>
+void fast_variant(const T* in, std::int64_t rows, std::int64_t cols, T* out) {
+  namespace kernels = algo::detail::cuda::transpose_kernels;
+  constexpr int E = sizeof(T);
+  using W = kernels::word_t<E>;
+  kernels::fast<E, Tuning>(nullptr, reinterpret_cast<const W*>(in), reinterpret_cast<W*>(out),
+                           algo::detail::transpose_shape::dense(rows, cols));
+}
+
 /// f(policy, name) for every strategy of algo::cuda.
 template <class F>
 void for_each_strategy(F&& f) {
@@ -105,6 +138,20 @@ void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t r
   });
   add("algo::cub", median_ms(opt, [&](int r) { algo::transpose(algo::cub, in[r], rows, cols, out[r]); }));
   add("algo::cuda", median_ms(opt, [&](int r) { algo::transpose(algo::cuda, in[r], rows, cols, out[r]); }));
+
+  // ---- tuning variants of fast ----------------------------------------------------------------------
+  auto variant = [&](auto tuning, const char* name) {
+    using Tuning = decltype(tuning);
+    add(std::string("fast variant: ") + name,
+        median_ms(opt, [&](int r) { fast_variant<Tuning>(in[r], rows, cols, out[r]); }));
+  };
+  variant(tune_evict_first{}, "evict-first stores");
+  variant(tune_8k{}, "8 KB tiles, 128 threads");
+  const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
+  if (odd && rows > 1 && cols > 1) {
+    variant(tune_align32{}, "unaligned, 32-byte output alignment");
+    variant(tune_tall{}, "unaligned, tall tiles (128x32 for f32)");
+  }
 
   // ---- the default policy's output against algo::cub's ----------------------------------------------
   {

@@ -34,15 +34,19 @@ struct transpose_tuning {
   // fast: CTAs per SM the register allocation must allow (__launch_bounds__), aligned / unaligned
   static constexpr int fast_min_blocks = 4;
   static constexpr int unaligned_min_blocks = 3;
-  // fast, rows or columns not 16-byte aligned: tile rows x columns per element size (1, 2, 4, 8 B)
+  // fast, rows or columns not 16-byte aligned: tile rows x columns per element size (1, 2, 4, 8 B),
+  // and the boundary (16 or 32 bytes) each output row's piece is shifted to
   static constexpr int unaligned_rows(int e) { return e == 1 ? 128 : e == 8 ? 32 : 64; }
   static constexpr int unaligned_cols(int e) { return e == 1 ? 32 : 64; }
+  static constexpr int unaligned_align_bytes = 16;
   // degenerate shapes (1 x n, n x 1): a flat copy, vectors_per_thread 16-byte vectors per thread
   static constexpr int copy_threads = 256;
   static constexpr int copy_vectors_per_thread = 4;
   // fast and copy_flat: stores marked evict-first (st.global.cs): the output is not read again soon
   static constexpr bool evict_first_stores = false;
 };
+// The fast strategy takes its tuning as a type (fast<E, Tuning>), so the bench can time variants
+// side by side: a variant derives from transpose_tuning and overrides a few constants.
 
 // ---- words ----------------------------------------------------------------------------------------
 template <int E>
@@ -195,9 +199,10 @@ ALGO_HD inline uint4 load16(const void* p) {
   return *static_cast<const uint4*>(p);
 #endif
 }
-ALGO_HD inline void store16(void* p, const uint4& v) {
+template <bool EvictFirst = transpose_tuning::evict_first_stores>
+ALGO_HD void store16(void* p, const uint4& v) {
 #if ALGO_DEVICE_PASS
-  if constexpr (transpose_tuning::evict_first_stores) {
+  if constexpr (EvictFirst) {
     asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
   } else {
     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));

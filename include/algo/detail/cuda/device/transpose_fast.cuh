@@ -36,7 +36,7 @@
 namespace algo::detail::cuda::transpose_kernels {
 
 template <class Agent>
-__global__ void __launch_bounds__(transpose_tuning::fast_threads, Agent::min_blocks) fast_kernel(const __grid_constant__ Agent agent) {
+__global__ void __launch_bounds__(Agent::threads, Agent::min_blocks) fast_kernel(const __grid_constant__ Agent agent) {
   __shared__ typename Agent::smem_t buffer[2];
   typename Agent::regs_t regs;
   const int tid = threadIdx.x;
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(transpose_tuning::fast_threads, Agent::min_blo
 /// One CTA per resident slot of the GPU (occupancy of this kernel, asked once), at most one per tile.
 template <class Agent>
 void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
-  constexpr int threads = transpose_tuning::fast_threads;
+  constexpr int threads = Agent::threads;
   if (agent.grid.total == 0) return;
   static const int per_sm = [] {
     int blocks = 0;
@@ -87,8 +87,8 @@ inline bool rows_aligned16(const void* in, const void* out, const transpose_shap
   return true;
 }
 
-/// The fast strategy on E-byte words.
-template <int E>
+/// The fast strategy on E-byte words (Tuning: transpose_tuning, or a variant of it for the bench).
+template <int E, class Tuning = transpose_tuning>
 void fast(cudaStream_t stream, const word_t<E>* in, word_t<E>* out, const transpose_shape& s) {
   // ---- degenerate shapes: 1 x n and n x 1 are copies ----
   if (s.rows == 1 || s.cols == 1) {
@@ -102,9 +102,10 @@ void fast(cudaStream_t stream, const word_t<E>* in, word_t<E>* out, const transp
     return copy_strided(stream, in, si, s.stride_in, out, so, s.stride_out, n, s.count);
   }
   // ---- tiles ----
-  if (rows_aligned16(in, out, s, E)) return launch_fast(aligned_agent<E>::make(in, out, s), stream, "fast_kernel<aligned>");
+  if (rows_aligned16(in, out, s, E))
+    return launch_fast(aligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<aligned>");
   if constexpr (E < 16) {
-    launch_fast(unaligned_agent<E>::make(in, out, s), stream, "fast_kernel<unaligned>");
+    launch_fast(unaligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<unaligned>");
   } else {
     tiled<true>(stream, in, out, s);  // 16-byte words are 16-byte aligned: not reached
   }

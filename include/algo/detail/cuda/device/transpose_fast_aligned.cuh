@@ -1,6 +1,6 @@
 // fast, 16-byte aligned rows: every global access is a 16-byte vector, for every element size.
 //
-// A tile of the input (tile_rows x tile_cols elements, transpose_tuning::fast_tile_bytes bytes) goes
+// A tile of the input (tile_rows x tile_cols elements, Tuning::fast_tile_bytes bytes) goes
 // through shared memory as a matrix of *words*: word (a, c) holds column c of input rows P*a ..
 // P*a + P-1 (P = 4 / E rows for 1- and 2-byte elements, so a word is 4 bytes; P = 1 otherwise, a word
 // is one element). Output row c of the tile is then column c of the word matrix, read V = 16 / word
@@ -35,13 +35,13 @@
 
 namespace algo::detail::cuda::transpose_kernels {
 
-template <int E>
+template <int E, class Tuning = transpose_tuning>
 struct aligned_agent {
   // ---- compile-time geometry --------------------------------------------------------------------
-  static constexpr int threads = transpose_tuning::fast_threads;
-  static constexpr int min_blocks = transpose_tuning::fast_min_blocks;
+  static constexpr int threads = Tuning::fast_threads;
+  static constexpr int min_blocks = Tuning::fast_min_blocks;
   static constexpr int warps = threads / 32;
-  static constexpr int chunks = transpose_tuning::fast_tile_bytes / 16;  // 16-byte chunks per tile
+  static constexpr int chunks = Tuning::fast_tile_bytes / 16;  // 16-byte chunks per tile
   static constexpr int NV = chunks / threads;                             // vectors per thread, each way
   static constexpr int P = E < 4 ? 4 / E : 1;                             // input rows per word
   static constexpr int WB = E < 4 ? 4 : E;                                // bytes per word
@@ -49,7 +49,8 @@ struct aligned_agent {
   static constexpr int EV = 16 / E;                                       // elements per vector
   static constexpr int tasks = NV / P;                                    // load tasks (P rows each) per thread
   static_assert(chunks % threads == 0 && NV % P == 0, "a tile must split evenly among the threads");
-  static_assert(threads % 32 == 0 && threads >= 32 * 8, "a thread keeps its input vector column (threads >= vectors per row)");
+  static_assert(threads % 32 == 0 && threads * 128 >= Tuning::fast_tile_bytes,
+                "a thread keeps its input vector column: threads >= the most vectors a tile row can have");
   static_assert(NV * warps * 32 == chunks, "drain: every warp task is 32 vectors");
 
   using W = word_t<E>;
@@ -73,7 +74,7 @@ struct aligned_agent {
   /// (or column for row) while the matrix is narrower (or shorter) than half the tile and both sides
   /// stay at least 128 bytes (8 vectors: what the swizzle needs).
   static aligned_agent make(const W* in, W* out, const transpose_shape& s) {
-    const int log_elements = log2_of(transpose_tuning::fast_tile_bytes / E);
+    const int log_elements = log2_of(Tuning::fast_tile_bytes / E);
     std::int64_t tc = std::int64_t(1) << (log_elements / 2), tr = std::int64_t(1) << (log_elements - log_elements / 2);
     const std::int64_t min_side = 128 / E;
     while (tc / 2 >= min_side && s.cols <= tc / 2) tc /= 2, tr *= 2;
@@ -193,10 +194,10 @@ struct aligned_agent {
       const std::int64_t col = t.c0 + c, row = t.r0 + std::int64_t(ap) * EV;
       W* dst = base + col * s.ld_out + row;
       if constexpr (Whole) {
-        store16(dst, v);
+        store16<Tuning::evict_first_stores>(dst, v);
       } else if (col < s.cols && row < s.rows) {
         if (row + EV <= s.rows) {
-          store16(dst, v);
+          store16<Tuning::evict_first_stores>(dst, v);
         } else {
 #pragma unroll 1
           for (int e = 0; row + e < s.rows; ++e) dst[e] = vector_get<E>(v, e);

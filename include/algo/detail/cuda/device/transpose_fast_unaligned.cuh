@@ -3,16 +3,17 @@
 // (partly written sectors are what makes misaligned transposes slow: cuBLAS falls from 2.8 to
 // 2.2 TB/s on 8191 x 8193). Inputs are read one element per lane, coalesced along the row.
 //
-// Output row c (input column c) starts at an address that is not 16-byte aligned; let delta_c
-// (0 <= delta_c < S = 16 / E) be the elements to skip to the next 16-byte boundary. The tile at rows
-// r0 .. r0 + tile_rows - 1 writes, in each output row c, the elements r0 + delta_c .. r0 + delta_c +
-// tile_rows - 1: whole aligned vectors. That shifts each output row's piece down by delta_c, so a
-// tile reads S - 1 rows more than it has (the halo, re-read from L2 by the next tile row), and the
-// first tile row also writes the head 0 .. delta_c - 1 of each output row, element by element.
+// Output row c (input column c) starts at an address that is not aligned; let delta_c
+// (0 <= delta_c <= H = A / E - 1, A = Tuning::unaligned_align_bytes, 16 or 32) be the elements to
+// skip to the next A-byte boundary. The tile at rows r0 .. r0 + tile_rows - 1 writes, in each output
+// row c, the elements r0 + delta_c .. r0 + delta_c + tile_rows - 1: whole aligned vectors. That
+// shifts each output row's piece down by delta_c, so a tile reads H rows more than it has (the halo,
+// re-read from L2 by the next tile row), and the first tile row also writes the head 0 .. delta_c - 1
+// of each output row, element by element.
 //
-//   load    each thread loads its column c (tid % tile_cols) of every (256 / tile_cols)-th tile row
-//   stage   and stores element (r, c) at shared row r - r0 - delta_c + S - 1: every output vector
-//           is then S consecutive shared rows of one column, whatever delta_c is
+//   load    each thread loads its column c (tid % tile_cols) of every (threads / tile_cols)-th tile row
+//   stage   and stores element (r, c) at shared row r - r0 - delta_c + H: every output vector is
+//           then S = 16 / E consecutive shared rows of one column, whatever delta_c is
 //   drain   each lane gathers one output vector (S shared loads of E bytes) and stores it
 //
 // Shared memory: rows of tile_cols elements, column c of row rho stored at c ^ (((rho / S) & 7) * Q)
@@ -30,18 +31,19 @@
 
 namespace algo::detail::cuda::transpose_kernels {
 
-template <int E>
+template <int E, class Tuning = transpose_tuning>
 struct unaligned_agent {
   static_assert(E == 1 || E == 2 || E == 4 || E == 8, "16-byte elements are always aligned");
   // ---- compile-time geometry --------------------------------------------------------------------
-  static constexpr int threads = transpose_tuning::fast_threads;
-  static constexpr int min_blocks = transpose_tuning::unaligned_min_blocks;
+  static constexpr int threads = Tuning::fast_threads;
+  static constexpr int min_blocks = Tuning::unaligned_min_blocks;
   static constexpr int warps = threads / 32;
   static constexpr int S = 16 / E;                                    // elements per output vector
-  static constexpr int H = S - 1;                                     // halo rows
+  static constexpr int A = Tuning::unaligned_align_bytes;             // output pieces start A-aligned
+  static constexpr int H = A / E - 1;                                 // halo rows (the most delta can be)
   static constexpr int Q = S < 4 ? S : 4;                             // swizzle step
-  static constexpr int TR = transpose_tuning::unaligned_rows(E);     // tile rows
-  static constexpr int TC = transpose_tuning::unaligned_cols(E);     // tile columns
+  static constexpr int TR = Tuning::unaligned_rows(E);               // tile rows
+  static constexpr int TC = Tuning::unaligned_cols(E);               // tile columns
   static constexpr int RS = TR + H;                                   // shared-memory rows
   static constexpr int cells = RS * TC;
   static constexpr int NL = (cells + threads - 1) / threads;          // loads per thread
@@ -51,6 +53,7 @@ struct unaligned_agent {
   static constexpr int log_groups = log2_of(VPR / 8);
   static_assert(threads % TC == 0 && TC >= 32 && (TC & (TC - 1)) == 0, "each thread keeps one column");
   static_assert(VPR % 8 == 0 && (TC / 4) * (VPR / 8) == ND * warps, "drain: warp tasks split evenly");
+  static_assert((A == 16 || A == 32) && (TR * E) % A == 0, "tile rows keep the alignment of every output row");
 
   using W = word_t<E>;
   struct regs_t {
@@ -79,12 +82,13 @@ struct unaligned_agent {
   /// when the cells do not split evenly (i is a constant after unrolling).
   ALGO_HD static bool in_tile(int i, int rho) { return cells % threads == 0 || i < NL - 1 || rho < RS; }
 
-  /// Output row `c` of tile t: its first element whose address is 16-byte aligned is r0 + delta.
+  /// Output row `c` of tile t: its first element whose address is A-byte aligned is r0 + delta.
   ALGO_HD W* output_row(const block_grid::block& t, int c) const {
     return out + t.b * s.stride_out + (t.c0 + c) * s.ld_out;
   }
   ALGO_HD int delta(const block_grid::block& t, int c) const {
-    return static_cast<int>(((16u - misalignment16(output_row(t, c) + t.r0)) & 15u) / E);
+    const auto address = reinterpret_cast<std::uintptr_t>(output_row(t, c) + t.r0);
+    return static_cast<int>(((A - (address & (A - 1))) & (A - 1)) / E);
   }
 
   // ---- phase 1: load (global -> registers) ------------------------------------------------------
@@ -146,22 +150,22 @@ struct unaligned_agent {
       W* dst = output_row(t, c);
       const std::int64_t row = t.r0 + d + std::int64_t(S) * m;
       if constexpr (Whole) {
-        store16(dst + row, v);
+        store16<Tuning::evict_first_stores>(dst + row, v);
       } else if (col_inside && row < s.rows) {
         if (row + S <= s.rows) {
-          store16(dst + row, v);
+          store16<Tuning::evict_first_stores>(dst + row, v);
         } else {
 #pragma unroll 1
           for (int k = 0; row + k < s.rows; ++k) dst[row + k] = vector_get<E>(v, k);
         }
       }
-      // The head of the output row (elements 0 .. delta - 1), in the first tile row only: vector
-      // m = -1, whose shared rows are k - 1 for its elements k >= S - delta.
+      // The head of the output row (elements 0 .. delta - 1), in the first tile row only: element
+      // k sits in shared row k - delta + H.
       if (t.r0 == 0 && m == 0 && col_inside) {
-#pragma unroll
-        for (int k = 1; k < S; ++k) {
-          const std::int64_t r = d - S + k;
-          if (r >= 0 && r < s.rows) dst[r] = sm.cell[(k - 1) * TC + swizzle(k - 1, c)];
+#pragma unroll 1
+        for (int k = 0; k < d && k < s.rows; ++k) {
+          const int rho = k - d + H;
+          dst[k] = sm.cell[rho * TC + swizzle(rho, c)];
         }
       }
     }
