@@ -5,8 +5,8 @@
 // element, each waiting for the previous one) into independent chains, without changing the
 // left-to-right order of the operands:
 //   fold   the range is cut into contiguous parts folded in lockstep, then combined in order;
-//          when `op` is known to commute on an arithmetic type (algo::is_commutative) the parts
-//          are interleaved lanes instead, which the compiler turns into SIMD code;
+//          when `op` is known to commute on a floating-point type (algo::is_commutative) each
+//          part is folded in interleaved lanes, which the compiler turns into SIMD code;
 //   scan   arithmetic accumulators are scanned in chunks: a chunk's local prefixes do not depend
 //          on the running carry, and carry op local-prefix is still the left-to-right result.
 // Floating-point results therefore differ from a strict left fold by rounding only.
@@ -31,9 +31,10 @@ namespace algo::detail::host {
 /// Every tuning constant of the host backends (seq and par). Measured on a 2-core Sapphire Rapids
 /// VM: bench/NOTES.md, section Host, says which value was chosen over which and why.
 struct tuning {
-  /// fold: independent accumulators per fold (contiguous parts, or SIMD lanes for commutative ops).
+  /// fold: contiguous parts folded in lockstep (memory streams, dependency chains) ...
   static constexpr int fold_parts = 4;
-  static constexpr int fold_lanes = 16;
+  /// ... each in lanes of this many bytes when op commutes on a floating-point type (SIMD).
+  static constexpr int fold_lane_bytes = 32;
   /// scan of arithmetic accumulators: elements per chunk.
   static constexpr int scan_chunk = 8;
   /// par scan: elements per tile. A tile is folded (read from memory) and then scanned (read again,
@@ -62,25 +63,42 @@ Acc fold(It& first, std::int64_t n, Acc acc, Op op) {
 }
 
 /// Left fold of n >= 1 elements, starting from the first one (converted to Acc).
+///
+/// Random-access inputs are cut into four contiguous parts folded in lockstep: independent
+/// dependency chains, and four memory streams (one core reads memory much faster from several
+/// streams than from one). The parts are combined in order, so this is the left-to-right result
+/// for any associative op; the compiler vectorizes each part's chain by itself for integers.
+/// Floating-point chains it may not reorder: when op is known to commute (algo::is_commutative),
+/// each part is folded in lanes (lane k takes elements k, k + L, ...), which become SIMD code.
 template <class Acc, class It, class Op>
 Acc fold_nonempty(It first, std::int64_t n, Op op) {
-  if constexpr (is_random_access_v<It> && is_commutative_v<Op, Acc> && std::is_arithmetic<Acc>::value) {
-    // lanes: lane k folds elements k, k + L, k + 2L, ... (a reordering only a commutative op allows)
-    constexpr int L = tuning::fold_lanes;
-    if (n >= 2 * L) {
-      Acc lane[L];
-      for (int k = 0; k < L; ++k) lane[k] = static_cast<Acc>(first[k]);
-      const std::int64_t m = n - n % L;
-      for (std::int64_t i = L; i < m; i += L)
-        for (int k = 0; k < L; ++k) lane[k] = static_cast<Acc>(op(lane[k], first[i + k]));
-      for (int w = L / 2; w > 0; w /= 2)
-        for (int k = 0; k < w; ++k) lane[k] = static_cast<Acc>(op(lane[k], lane[k + w]));
-      It rest = first + m;
-      return fold(rest, n - m, lane[0], op);
+  static_assert(tuning::fold_parts == 4, "fold_nonempty folds four parts");
+  if constexpr (is_random_access_v<It> && is_commutative_v<Op, Acc> && std::is_floating_point<Acc>::value) {
+    constexpr int L = sizeof(Acc) >= tuning::fold_lane_bytes ? 1 : int(tuning::fold_lane_bytes / sizeof(Acc));
+    if (n >= 8 * L) {
+      const std::int64_t q = n / (4 * L) * L;  // elements per part, a multiple of L
+      It p0 = first, p1 = first + q, p2 = first + 2 * q, p3 = first + 3 * q;
+      Acc l0[L], l1[L], l2[L], l3[L];
+      for (int k = 0; k < L; ++k) {
+        l0[k] = static_cast<Acc>(p0[k]);
+        l1[k] = static_cast<Acc>(p1[k]);
+        l2[k] = static_cast<Acc>(p2[k]);
+        l3[k] = static_cast<Acc>(p3[k]);
+      }
+      for (std::int64_t i = L; i < q; i += L) {
+        for (int k = 0; k < L; ++k) l0[k] = static_cast<Acc>(op(l0[k], p0[i + k]));
+        for (int k = 0; k < L; ++k) l1[k] = static_cast<Acc>(op(l1[k], p1[i + k]));
+        for (int k = 0; k < L; ++k) l2[k] = static_cast<Acc>(op(l2[k], p2[i + k]));
+        for (int k = 0; k < L; ++k) l3[k] = static_cast<Acc>(op(l3[k], p3[i + k]));
+      }
+      for (int k = 0; k < L; ++k)
+        l0[k] = static_cast<Acc>(op(static_cast<Acc>(op(l0[k], l1[k])), static_cast<Acc>(op(l2[k], l3[k]))));
+      Acc acc = l0[0];
+      for (int k = 1; k < L; ++k) acc = static_cast<Acc>(op(acc, l0[k]));
+      It rest = first + 4 * q;
+      return fold(rest, n - 4 * q, acc, op);
     }
   } else if constexpr (is_random_access_v<It>) {
-    // parts: four contiguous quarters folded in lockstep, combined in order
-    static_assert(tuning::fold_parts == 4, "fold_nonempty folds four parts");
     if (n >= 64) {
       const std::int64_t q = n / 4;
       It p0 = first, p1 = first + q, p2 = first + 2 * q, p3 = first + 3 * q;
@@ -93,7 +111,7 @@ Acc fold_nonempty(It first, std::int64_t n, Op op) {
         a3 = static_cast<Acc>(op(a3, p3[i]));
       }
       It rest = p3 + q;
-      a3 = fold(rest, n - 4 * q, a3, op);  // the remainder belongs to the last quarter
+      a3 = fold(rest, n - 4 * q, a3, op);  // the remainder belongs to the last part
       return static_cast<Acc>(op(static_cast<Acc>(op(a0, a1)), static_cast<Acc>(op(a2, a3))));
     }
   }
