@@ -154,13 +154,13 @@ void check_strategy(const Policy& policy, bool deep, std::uint64_t seed = 11) {
   (one_type(type_tag<Ts>{}), ...);
 }
 
-/// Over 2^31 uint8 values scanned into int64 (plus, init 0 and an exclusive form), checked at
-/// sampled positions (every tile boundary near 2^31, the ends, and random ones) against a host
+/// For each policy: over 2^31 uint8 values scanned into int64 (plus, init 0 and an exclusive form), checked at
+/// sampled positions (both ends, around 2^28, 2^29 and 2^31, and 2000 random ones) against a host
 /// prefix sum: the 64-bit offsets and the accumulator width. Needs about 20 GB of device memory.
-template <class Policy>
-void check_large(const Policy& policy) {
+template <class... Policy>
+void check_large(const Policy&... policies) {
   const std::int64_t n = (std::int64_t(1) << 31) + 4099;
-  INFO("policy " << policy_name<Policy>() << ", uint8 -> int64, n = " << n);
+  INFO("uint8 -> int64, n = " << n);
   std::size_t free_bytes = 0, total_bytes = 0;
   require_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   const std::size_t need = static_cast<std::size_t>(n) * (1 + 8) + (std::size_t(1) << 30);
@@ -211,12 +211,18 @@ void check_large(const Policy& policy) {
     return got;
   };
 
-  algo::inclusive_scan(policy, in, in + n, out, algo::plus<>{}, std::int64_t{0});
-  require_device_ok("after the large inclusive scan");
-  expect_equal("inclusive, sampled", got_at(), sampled(false));
-  algo::exclusive_scan(policy, in, in + n, out, std::int64_t{0});
-  require_device_ok("after the large exclusive scan");
-  expect_equal("exclusive, sampled", got_at(), sampled(true));
+  const std::vector<std::int64_t> want_inclusive = sampled(false), want_exclusive = sampled(true);
+  auto one = [&](const auto& policy) {
+    INFO("policy " << policy_name<std::decay_t<decltype(policy)>>());
+    require_cuda(cudaMemset(out, 0xA5, static_cast<std::size_t>(n) * 8), "cudaMemset");
+    algo::inclusive_scan(policy, in, in + n, out, algo::plus<>{}, std::int64_t{0});
+    require_device_ok("after the large inclusive scan");
+    expect_equal("inclusive, sampled", got_at(), want_inclusive);
+    algo::exclusive_scan(policy, in, in + n, out, std::int64_t{0});
+    require_device_ok("after the large exclusive scan");
+    expect_equal("exclusive, sampled", got_at(), want_exclusive);
+  };
+  (one(policies), ...);
 
   cudaFree(in);
   cudaFree(out);

@@ -2,7 +2,7 @@
 // test/support/device_checks.cuh (every overload, in place, device_vector, fancy iterators in and
 // out, discard output, a non-blocking stream) with shuffle warp scans; the strategy checks with
 // both warp phases; concurrent scans on several streams and back-to-back scans on one (the tile
-// state's epochs); and one scan over 2^31 elements ([large]).
+// state's epochs); and scans over 2^31 elements with every strategy ([large]).
 #include <algo/algo.hpp>
 
 #include <memory>
@@ -74,6 +74,9 @@ TEST_CASE("cuda scans: concurrent scans on several streams, back-to-back scans o
   }
 }
 
-TEST_CASE("cuda scans: decoupled look-back over 2^31 uint8 -> int64", "[cuda][scan][lookback][large]") {
-  cuda_scan_test::check_large(lookback);
+TEST_CASE("cuda scans: every strategy over 2^31 uint8 -> int64", "[cuda][scan][large]") {
+  // One [large] test (about 20 GB of device memory), the strategies one after the other on one input.
+  cuda_scan_test::check_large(lookback, algo::cuda.with(algo::scan_strategy::two_level),
+                              algo::cuda.with(algo::scan_strategy::reduce_then_scan),
+                              algo::cuda.with(algo::scan_strategy::scan_then_fan));
 }

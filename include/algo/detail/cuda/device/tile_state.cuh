@@ -242,13 +242,20 @@ class tile_state_pool {
   std::unique_ptr<lease> acquire(std::size_t bytes, cudaStream_t stream, const char* algorithm) {
     std::lock_guard<std::mutex> lock(mutex_);
     std::size_t pick = blocks_.size();
+    bool not_ready = false;
     for (std::size_t i = 0; i < blocks_.size(); ++i) {
       block& b = blocks_[i];
       if (b.busy || b.bytes < bytes) continue;
       if (pick < blocks_.size() && blocks_[pick].bytes <= b.bytes) continue;  // smallest that fits
-      if (b.stream == stream || cudaEventQuery(b.ready) == cudaSuccess) pick = i;
+      if (b.stream == stream) {
+        pick = i;
+      } else if (cudaEventQuery(b.ready) == cudaSuccess) {
+        pick = i;
+      } else {
+        not_ready = true;
+      }
     }
-    (void)cudaGetLastError();  // cudaErrorNotReady from cudaEventQuery is no error
+    if (not_ready) (void)cudaGetLastError();  // cudaErrorNotReady from cudaEventQuery is no error
     if (pick == blocks_.size()) {
       block b;
       b.bytes = 4096;
