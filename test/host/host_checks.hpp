@@ -149,9 +149,9 @@ void for_each_policy(F&& f) {
   }
 }
 
-/// The policies for the large sizes (fewer, to keep the test quick).
+/// Fewer policies: seq, par, par with 3 threads (large sizes, the comparisons against Thrust).
 template <class F>
-void for_each_policy_large(F&& f) {
+void for_each_policy_few(F&& f) {
   {
     INFO("policy: algo::seq");
     f(algo::seq);

@@ -14,7 +14,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> shapes() {
       {0, 0},     {0, 5},     {5, 0},     {1, 1},     {1, 1000},  {1000, 1},  {31, 33},  {32, 32},
       {33, 31},   {64, 96},   {255, 257}, {256, 256}, {257, 255}, {511, 3},   {3, 511},  {1000, 999},
       {513, 1025}};
-  for (std::int64_t v : random_sizes(6, 1, 700, 51)) s.emplace_back(v, 1 + (v * 7919) % 601);
+  for (std::int64_t v : random_sizes(3, 1, 700, 51)) s.emplace_back(v, 1 + (v * 7919) % 601);
   return s;
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("host transpose of a user struct", "[transpose][struct]") { check_tran
 
 TEST_CASE("host transpose of a few million elements", "[transpose][millions]") {
   for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{1731, 1733}, {2048, 1536}, {1, 3000017}, {3000017, 1}})
-    for_each_policy_large([&](const auto& policy) { check_transpose<std::int32_t>(policy, rows, cols, 56); });
+    for_each_policy_few([&](const auto& policy) { check_transpose<std::int32_t>(policy, rows, cols, 56); });
 }
 
 TEST_CASE("host transpose twice is the identity", "[transpose]") {

@@ -71,7 +71,7 @@ void check_type(std::uint64_t seed) {
     INFO("type " << type_name_v<T> << ", n = " << n);
     const auto a = random_vector<T>(static_cast<std::size_t>(n), seed + static_cast<std::uint64_t>(n));
     const auto b = random_vector<T>(static_cast<std::size_t>(n), ~seed + static_cast<std::uint64_t>(n));
-    for_each_policy([&](const auto& policy) { check_against_thrust<T>(policy, a, b, seed); });
+    for_each_policy_few([&](const auto& policy) { check_against_thrust<T>(policy, a, b, seed); });
   }
 }
 
@@ -91,7 +91,7 @@ TEST_CASE("host reduces of thrust fancy iterators match thrust::host", "[thrust]
     const thrust::counting_iterator<std::int64_t> first(0), last(n);
     const auto want = thrust::transform_reduce(thrust::host, first, last, sq, std::int64_t(3), thrust::plus<std::int64_t>{});
     const auto want_dot = thrust::inner_product(thrust::host, first, last, thrust::make_transform_iterator(first, sq), std::int64_t(0));
-    for_each_policy_large([&](const auto& policy) {
+    for_each_policy_few([&](const auto& policy) {
       CHECK(algo::transform_reduce(policy, first, last, std::int64_t(3), algo::plus<>{}, sq) == want);
       CHECK(algo::reduce(policy, thrust::make_transform_iterator(first, sq), thrust::make_transform_iterator(last, sq),
                          std::int64_t(3)) == want);
