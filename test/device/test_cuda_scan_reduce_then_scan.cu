@@ -1,6 +1,6 @@
 // algo::cuda scans with the reduce_then_scan strategy: both warp phases on every value type at sizes around
 // its tiles; the full overload / iterator / stream battery (device_checks.cuh) for int32 (fancy
-// iterators in and out, discard output); and one scan over 2^31 elements ([large]).
+// iterators in and out, discard output).
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
@@ -23,7 +23,4 @@ TEST_CASE("cuda scans: reduce_then_scan, shared-memory warp phase", "[cuda][scan
 }
 TEST_CASE("cuda scans: reduce_then_scan, every overload and iterator kind (int32)", "[cuda][scan][reduce_then_scan]") {
   check_scans<std::int32_t>(shfl, cuda_scan_test::for_this_run(device_sizes({3072})));
-}
-TEST_CASE("cuda scans: reduce_then_scan over 2^31 uint8 -> int64", "[cuda][scan][reduce_then_scan][large]") {
-  cuda_scan_test::check_large(shfl);
 }
