@@ -8,3 +8,7 @@ using namespace transpose_test;
 TEST_CASE("cuda transpose: 16-byte struct, every strategy", "[cuda][transpose]") {
   check_strategies<b16>(standard_shapes(51), 51);
 }
+
+TEST_CASE("cuda transpose: 16-byte struct, 4097 x 513, 8191 x 8193", "[cuda][transpose][big]") {
+  check_strategies<b16>(big_shapes(), 52);
+}

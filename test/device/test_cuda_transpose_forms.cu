@@ -1,4 +1,5 @@
-// algo::cuda transpose, the other forms and paths, for every strategy:
+// algo::cuda transpose, the other forms and paths, for every strategy (pitched and batched also for
+// algo::cub):
 //   pitched (leading dimensions; the gaps between rows stay untouched), batched (packed, strided,
 //   a broadcast input, outputs side by side in one pitch), cuda::std::mdspan (rank 2 and 3),
 //   a non-blocking stream, device_vector iterators, a fancy input iterator converting to another type
@@ -98,6 +99,13 @@ TEST_CASE("cuda transpose forms: pitched and batched, default policy, uint16, do
   // large enough for whole tiles of every fast path, odd and even pitches
   check_forms<float>(algo::cuda, 1500, 1300, 600);
   check_forms<double>(algo::cuda, 700, 900, 601);
+}
+
+TEST_CASE("cub transpose forms: pitched and batched (geam with lda / ldc, the tile kernel)", "[cub][transpose]") {
+  for (auto [r, c] : form_shapes) {
+    check_forms<float>(algo::cub, r, c, 700 + r + c);         // cublasSgeam, one call per matrix
+    check_forms<std::uint8_t>(algo::cub, r, c, 800 + r + c);  // the 32x32 tile kernel
+  }
 }
 
 TEST_CASE("cuda transpose forms: cuda::std::mdspan, rank 2 and 3", "[cuda][transpose]") {

@@ -9,8 +9,9 @@ TEST_CASE("cuda transpose: uint8, every strategy", "[cuda][transpose]") {
   check_strategies<std::uint8_t>(standard_shapes(11), 11);
 }
 
-TEST_CASE("cuda transpose: uint8, 16384 x 16384 and 16400 x 16 (aligned tiles, skinny)", "[cuda][transpose]") {
-  check_strategies<std::uint8_t>({{16384, 16384}, {16400, 16}, {16, 16400}}, 12);
+TEST_CASE("cuda transpose: uint8, 4097 x 513, 8191 x 8193, 16384 x 16384, 16400 x 16", "[cuda][transpose][big]") {
+  check_strategies<std::uint8_t>(big_shapes(), 12);
+  check_strategies<std::uint8_t>({{16384, 16384}, {16400, 16}, {16, 16400}}, 14);
 }
 
 TEST_CASE("cuda transpose: uint8, more than 2^31 elements", "[cuda][transpose][large]") {
