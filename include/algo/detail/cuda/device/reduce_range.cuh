@@ -2,14 +2,16 @@
 // reduce_tuning.cuh for the layout) into one value in thread 0. The strategies differ only in what
 // they do with that value.
 //
-//   main loop    each warp walks its own range, `unroll` warp tiles per step with all loads issued
-//                before the first use (16-byte vectors where the input allows)
+//   main loop    `unroll` warp tiles per warp and step, all loads issued before the first use
+//                (16-byte vectors where the input allows). Ordered: each warp walks its own
+//                contiguous range. Commutative: the block walks its range in steps of
+//                warps x unroll tiles (CUB's access pattern: 16 KB contiguous per block and step)
 //   lane fold    each lane folds its chunk left to right
 //   warp order   commutative operators (algo::is_commutative): each lane keeps one running value
-//                over all its chunks and the warp combines lanes once at the end (fixed order:
-//                run-to-run identical floats). Other operators: after every warp tile the warp
-//                folds its 32 chunks in lane order (warp phase) and lane 0 carries the result, so
-//                the warp's value is its range folded left to right.
+//                over all its chunks, and the block phase combines the threads' values once at
+//                the end (a fixed shape: run-to-run identical floats). Other operators: after every
+//                warp tile the warp folds its 32 chunks in lane order (warp phase) and lane 0
+//                carries the result, so the warp's value is its range folded left to right.
 //   block phase  the block folds its threads' (or warps') values in order (block_reduce)
 #pragma once
 
@@ -103,37 +105,59 @@ struct reduce_range {
     }
   }
 
-  // ---- main loop: one warp, its whole range ------------------------------------------------------------
+  // ---- tiles -----------------------------------------------------------------------------------------
+  /// K interior tiles t, t+1, ..., t+K-1: every load in flight before the first fold.
+  template <int K, class Op>
+  __device__ __forceinline__ void full_tiles(maybe_value<T>& acc, std::int64_t t, int warp, Op op) const {
+    const std::int64_t pos = t * L.tile_items() + lane_index() * items - L.offset;  // real index of this lane's chunk
+    V v[K][items];
+#pragma unroll
+    for (int u = 0; u < K; ++u) load_chunk<items, Vector>(first + (pos + u * L.tile_items()), v[u]);
+#pragma unroll
+    for (int u = 0; u < K; ++u) consume<true>(acc, maybe_value<T>{fold_chunk(v[u], op), true}, warp, op);
+  }
+  /// Tile t, which may begin before the input (the unaligned head) or end past it.
+  template <class Op>
+  __device__ __forceinline__ void any_tile(maybe_value<T>& acc, std::int64_t t, int warp, Op op) const {
+    if (t >= L.full_begin && t < L.full_end) {
+      full_tiles<1>(acc, t, warp, op);
+    } else {
+      consume<false>(acc, fold_chunk_guarded(t * L.tile_items() + lane_index() * items, op), warp, op);
+    }
+  }
+
+  // ---- main loop, ordered: one warp walks its own contiguous range ------------------------------------
   template <class Op>
   __device__ maybe_value<T> reduce_warp_range(int warp, Op op) const {
-    const int lane = lane_index();
     const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * warps + warp;
     std::int64_t t = L.tile_begin(g);
     const std::int64_t t_end = L.tile_begin(g + 1);
-    const std::int64_t ti = L.tile_items();
     maybe_value<T> acc{T{}, false};
-
-    // the first tile may begin before the input (the unaligned head): guarded
-    for (; t < t_end && t < L.full_begin; ++t) consume<false>(acc, fold_chunk_guarded(t * ti + lane * items, op), warp, op);
-
-    // interior tiles, `unroll` at a time: every load in flight before the first fold
+    for (; t < t_end && t < L.full_begin; ++t) any_tile(acc, t, warp, op);  // the unaligned head
     const std::int64_t body_end = t_end < L.full_end ? t_end : L.full_end;
-    for (; t + unroll <= body_end; t += unroll) {
-      V v[unroll][items];
-#pragma unroll
-      for (int u = 0; u < unroll; ++u)
-        load_chunk<items, Vector>(first + ((t + u) * ti + lane * items - L.offset), v[u]);
-#pragma unroll
-      for (int u = 0; u < unroll; ++u) consume<true>(acc, maybe_value<T>{fold_chunk(v[u], op), true}, warp, op);
-    }
-    for (; t < body_end; ++t) {
-      V v[items];
-      load_chunk<items, Vector>(first + (t * ti + lane * items - L.offset), v);
-      consume<true>(acc, maybe_value<T>{fold_chunk(v, op), true}, warp, op);
-    }
+    for (; t + unroll <= body_end; t += unroll) full_tiles<unroll>(acc, t, warp, op);
+    for (; t < t_end; ++t) any_tile(acc, t, warp, op);  // the rest, and the tail
+    return acc;
+  }
 
-    // the last tile may end past the input: guarded
-    for (; t < t_end; ++t) consume<false>(acc, fold_chunk_guarded(t * ti + lane * items, op), warp, op);
+  // ---- main loop, commutative: the block walks its range in steps, as CUB does ----------------------
+  /// Each step covers warps x unroll consecutive tiles (16 KB of int32 on the vector path), warp w
+  /// taking `unroll` consecutive ones; what is left after the last whole step goes round-robin.
+  /// The assignment depends only on the layout, so results are the same on every run.
+  template <class Op>
+  __device__ maybe_value<T> reduce_block_steps(int warp, Op op) const {
+    const std::int64_t b = blockIdx.x;
+    std::int64_t t = L.tile_begin(b * warps);
+    const std::int64_t t_end = L.tile_begin((b + 1) * warps);
+    maybe_value<T> acc{T{}, false};
+    if (t < t_end && t < L.full_begin) {  // the unaligned head: warp 0
+      if (warp == 0) any_tile(acc, t, warp, op);
+      ++t;
+    }
+    constexpr int step = warps * unroll;
+    const std::int64_t body_end = t_end < L.full_end ? t_end : L.full_end;
+    for (; t + step <= body_end; t += step) full_tiles<unroll>(acc, t + warp * unroll, warp, op);
+    for (t += warp; t < t_end; t += warps) any_tile(acc, t, warp, op);
     return acc;
   }
 
@@ -143,10 +167,10 @@ struct reduce_range {
   template <class Op>
   __device__ maybe_value<T> reduce_block(Op op) const {
     const int warp = static_cast<int>(threadIdx.x) / 32;
-    const maybe_value<T> acc = reduce_warp_range(warp, op);
     block_t block(s.block);
     if constexpr (Ordered) {
       // one value per warp (lane 0's carry); warps with values form a prefix
+      const maybe_value<T> acc = reduce_warp_range(warp, op);
       __syncthreads();  // the warp phase's scratch overlaps the block's slots
       const bool has = lane_index() == 0 && acc.has;
       if (has) s.block.slot[warp] = acc.value;
@@ -154,7 +178,9 @@ struct reduce_range {
       if (valid == 0) return maybe_value<T>{T{}, false};
       return maybe_value<T>{block.reduce_slots(valid, op), true};
     } else {
-      // one value per thread; threads with values form a prefix of the block
+      // one value per thread; threads with values form a prefix of the block (a thread without
+      // one is in a warp whose only tile was the partial last one, or that got no tile)
+      const maybe_value<T> acc = reduce_block_steps(warp, op);
       const int valid = __syncthreads_count(acc.has);
       if (valid == 0) return maybe_value<T>{T{}, false};
       return maybe_value<T>{block.reduce(acc.value, valid, op), true};
@@ -164,21 +190,31 @@ struct reduce_range {
 
 /// The in-order fold of `count` values at `values` (written by other blocks) by one block, into
 /// thread 0: thread t folds a contiguous run of them (threads with runs form a prefix), then the
-/// block phase. 1 <= count. Every thread must call it; `storage` must be free.
+/// block phase. 1 <= count. Every thread must call it; `storage` must be free. A run's loads are
+/// issued four at a time before any is used (runs are short: at most a few partials per thread).
 template <class Phase, int Threads, class T, class Op>
 __device__ T reduce_partials(typename block_reduce<Phase, T, Threads>::storage& storage, const T* values, int count,
                              Op op) {
+  constexpr int batch = 4;
   const int t = static_cast<int>(threadIdx.x);
   const int q = count / Threads, r = count % Threads;
   const int begin = t * q + (t < r ? t : r);
-  const int len = q + (t < r ? 1 : 0);
-  T x;
-  if (len > 0) {
-    x = load_coherent(values + begin);
-    for (int i = 1; i < len; ++i) x = op(x, load_coherent(values + begin + i));
+  const int end = begin + q + (t < r ? 1 : 0);
+  maybe_value<T> x{T{}, false};
+  for (int i = begin; i < end; i += batch) {
+    T v[batch];
+#pragma unroll
+    for (int k = 0; k < batch; ++k)
+      if (i + k < end) v[k] = load_coherent(values + i + k);
+#pragma unroll
+    for (int k = 0; k < batch; ++k)
+      if (i + k < end) {
+        x.value = x.has ? static_cast<T>(op(x.value, v[k])) : v[k];
+        x.has = true;
+      }
   }
   const int valid = count < Threads ? count : Threads;
-  return block_reduce<Phase, T, Threads>(storage).reduce(x, valid, op);
+  return block_reduce<Phase, T, Threads>(storage).reduce(x.value, valid, op);
 }
 
 }  // namespace algo::detail::cuda
