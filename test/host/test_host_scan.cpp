@@ -3,6 +3,9 @@
 // init), float and double (plus, within a tolerance that grows with n).
 #include "scan_checks.hpp"
 
+#include <iterator>
+#include <list>
+
 using namespace host_test;
 
 TEST_CASE("host scans of int32 match a sequential scan", "[scan][int32]") {
@@ -48,4 +51,47 @@ TEST_CASE("host scans agree with std::inclusive_scan / std::exclusive_scan on in
       require_equal(got, excl, nullptr, "exclusive_scan vs std::exclusive_scan");
     });
   }
+}
+
+TEST_CASE("which outputs scans may write with non-temporal stores", "[scan][stream]") {
+  using algo::detail::host::stream_element_t;
+  CHECK(std::is_same<stream_element_t<std::int32_t*>, std::int32_t>::value);
+  CHECK(std::is_same<stream_element_t<double*>, double>::value);
+  CHECK(std::is_same<stream_element_t<std::vector<float>::iterator>, float>::value);
+  CHECK(std::is_same<stream_element_t<std::vector<std::uint64_t>::iterator>, std::uint64_t>::value);
+  CHECK(std::is_void<stream_element_t<const std::int32_t*>>::value);
+  CHECK(std::is_void<stream_element_t<std::vector<std::int32_t>::const_iterator>>::value);
+  CHECK(std::is_void<stream_element_t<std::uint8_t*>>::value);
+  CHECK(std::is_void<stream_element_t<std::vector<bool>::iterator>>::value);
+  CHECK(std::is_void<stream_element_t<std::vector<mat2i>::iterator>>::value);
+  CHECK(std::is_void<stream_element_t<std::back_insert_iterator<std::vector<std::int32_t>>>>::value);
+  CHECK_FALSE(algo::detail::host::should_stream<std::int32_t*>(1000));
+  CHECK_FALSE(algo::detail::host::should_stream<mat2i*>(std::int64_t(1) << 30));
+}
+
+TEST_CASE("scans large enough for non-temporal stores", "[scan][stream]") {
+  // over tuning::stream_min_bytes of int32 / double output, not a multiple of the chunk or tile
+  const std::int64_t n = algo::detail::host::tuning::stream_min_bytes / 4 + 1000003;
+  if (algo::detail::host::has_stream_stores) REQUIRE(algo::detail::host::should_stream<std::int32_t*>(n));
+  const auto in = random_vector<std::int32_t>(static_cast<std::size_t>(n), 17);
+  std::vector<std::int32_t> incl(in.size()), excl(in.size());
+  std::inclusive_scan(in.begin(), in.end(), incl.begin());
+  std::exclusive_scan(in.begin(), in.end(), excl.begin(), std::int32_t(5));
+  const auto d = random_vector<double>(static_cast<std::size_t>(n / 2), 18);
+  const auto dref = narrow<double>(ref_inclusive_scan<long double>(d, algo::plus<>{}));
+  const auto dscale = abs_scan_scale(d);
+  for_each_policy_few([&](const auto& p) {
+    std::vector<std::int32_t> out(in.size(), -1);
+    REQUIRE(algo::inclusive_scan(p, in.data(), in.data() + n, out.data()) == out.data() + n);
+    require_equal(out, incl, nullptr, "inclusive_scan [pointers, streamed]");
+    std::fill(out.begin(), out.end(), -1);
+    algo::exclusive_scan(p, in.begin(), in.end(), out.begin(), std::int32_t(5));
+    require_equal(out, excl, nullptr, "exclusive_scan [vector iterators, streamed]");
+    out = in;
+    algo::inclusive_scan(p, out.begin(), out.end(), out.begin());
+    require_equal(out, incl, nullptr, "inclusive_scan [in place, streamed]");
+    std::vector<double> dout(d.size(), -1.0);
+    algo::inclusive_scan(p, d.begin(), d.end(), dout.begin());
+    require_equal(dout, dref, &dscale, "inclusive_scan of double [streamed]");
+  });
 }

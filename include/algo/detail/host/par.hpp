@@ -205,6 +205,7 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
     const std::int64_t tiles = (n + T - 1) / T;
     std::unique_ptr<status_t[]> status(new status_t[tiles]);
     host::tile_counter counter;
+    const bool stream = host::should_stream<OutIt>(n);
 
     host::run_team(threads, [&](const std::atomic<bool>& stop) {
       for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
@@ -217,7 +218,7 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
         // holding the claim so that no look-back reads the tile while it is overwritten
         if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && st.try_claim()) {
           const std::optional<Acc> prefix = i == 0 ? seed : status[i - 1].inclusive;
-          st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix));
+          st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
           continue;
         }
         // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
@@ -228,7 +229,7 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
         // look-back: the exclusive prefix of this tile
         const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, stop);
         // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
-        st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix));
+        st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
       }
     });
     return out + n;

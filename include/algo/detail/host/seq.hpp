@@ -14,10 +14,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#  include <immintrin.h>
+#endif
 
 #include "../../functional.hpp"
 #include "../../policy.hpp"
@@ -37,6 +43,8 @@ struct tuning {
   static constexpr int fold_lane_bytes = 32;
   /// scan of arithmetic accumulators: elements per chunk.
   static constexpr int scan_chunk = 8;
+  /// scans: outputs of at least this many bytes are written with non-temporal stores.
+  static constexpr std::int64_t stream_min_bytes = std::int64_t(32) << 20;
   /// par scan: elements per tile. A tile is folded (read from memory) and then scanned (read again,
   /// from L2), so a tile's input and output must sit in L2 together.
   static constexpr std::int64_t scan_tile = std::int64_t(1) << 15;
@@ -120,12 +128,70 @@ Acc fold_nonempty(It first, std::int64_t n, Op op) {
   return fold(first, n - 1, acc, op);
 }
 
+// ---- non-temporal stores -----------------------------------------------------------------------
+/// A normal store first reads the cache line it writes (read-for-ownership): a third of a large
+/// scan's memory traffic. Non-temporal stores skip that and the cache; they pay off for outputs
+/// much larger than the caches, which nobody reads back soon. Scans use them for raw pointers and
+/// std::vector iterators to 4- and 8-byte arithmetic types on x86-64.
+template <class It, class = void>
+struct is_vector_iterator : std::false_type {};
+template <class It>
+struct is_vector_iterator<It, std::enable_if_t<std::is_arithmetic<iter_value_t<It>>::value &&
+                                               !std::is_same<iter_value_t<It>, bool>::value>>
+    : std::is_same<It, typename std::vector<iter_value_t<It>>::iterator> {};
+
+/// The element type OutIt lets a scan stream to, or void.
+template <class OutIt, class = void>
+struct stream_element {
+  using type = void;
+};
+template <class T>
+struct stream_element<T*, std::enable_if_t<std::is_arithmetic<T>::value && !std::is_const<T>::value &&
+                                           (sizeof(T) == 4 || sizeof(T) == 8)>> {
+  using type = T;
+};
+template <class It>
+struct stream_element<It, std::enable_if_t<is_vector_iterator<It>::value>> : stream_element<iter_value_t<It>*> {};
+template <class OutIt>
+using stream_element_t = typename stream_element<OutIt>::type;
+
+#if defined(__x86_64__) || defined(_M_X64)
+inline constexpr bool has_stream_stores = true;
+template <class T>
+void stream_store(T* p, T v) {
+  if constexpr (sizeof(T) == 4) {
+    int bits;
+    std::memcpy(&bits, &v, 4);
+    _mm_stream_si32(reinterpret_cast<int*>(p), bits);
+  } else {
+    long long bits;
+    std::memcpy(&bits, &v, 8);
+    _mm_stream_si64(reinterpret_cast<long long*>(p), bits);
+  }
+}
+inline void stream_fence() { _mm_sfence(); }
+#else
+inline constexpr bool has_stream_stores = false;
+template <class T>
+void stream_store(T* p, T v) { *p = v; }
+inline void stream_fence() {}
+#endif
+
+/// Whether a scan of n elements into out should use non-temporal stores.
+template <class OutIt>
+bool should_stream(std::int64_t n) {
+  if constexpr (has_stream_stores && !std::is_void<stream_element_t<OutIt>>::value)
+    return n * static_cast<std::int64_t>(sizeof(stream_element_t<OutIt>)) >= tuning::stream_min_bytes;
+  else
+    return (void)n, false;
+}
+
 // ---- scan ---------------------------------------------------------------------------------------
 /// Scans n >= 0 elements onto the running prefix `acc`: an inclusive scan writes op(acc, x[0..i]),
 /// an exclusive one the prefix before x[i]. Advances both iterators and returns the final prefix
 /// (acc combined with all n elements). Each chunk of input is read before the same positions of
-/// the output are written, so in-place scans work.
-template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
+/// the output are written, so in-place scans work. Stream: write with non-temporal stores.
+template <bool Inclusive, bool Stream, class Acc, class InIt, class OutIt, class Op>
 Acc scan_onto(InIt& first, std::int64_t n, OutIt& out, Op op, Acc acc) {
   std::int64_t i = 0;
   if constexpr (std::is_arithmetic<Acc>::value && is_random_access_v<InIt> && is_random_access_v<OutIt>) {
@@ -135,14 +201,23 @@ Acc scan_onto(InIt& first, std::int64_t n, OutIt& out, Op op, Acc acc) {
       Acc s[C];
       s[0] = static_cast<Acc>(first[i]);
       for (int k = 1; k < C; ++k) s[k] = static_cast<Acc>(op(s[k - 1], first[i + k]));
+      Acc r[C];
       if constexpr (Inclusive) {
-        for (int k = 0; k < C; ++k) out[i + k] = static_cast<Acc>(op(acc, s[k]));
+        for (int k = 0; k < C; ++k) r[k] = static_cast<Acc>(op(acc, s[k]));
       } else {
-        out[i] = acc;
-        for (int k = 1; k < C; ++k) out[i + k] = static_cast<Acc>(op(acc, s[k - 1]));
+        r[0] = acc;
+        for (int k = 1; k < C; ++k) r[k] = static_cast<Acc>(op(acc, s[k - 1]));
       }
       acc = static_cast<Acc>(op(acc, s[C - 1]));
+      if constexpr (Stream) {
+        using E = stream_element_t<OutIt>;
+        E* p = &*(out + i);
+        for (int k = 0; k < C; ++k) stream_store(p + k, static_cast<E>(r[k]));
+      } else {
+        for (int k = 0; k < C; ++k) out[i + k] = r[k];
+      }
     }
+    if constexpr (Stream) stream_fence();
     first += i;
     out += i;
   }
@@ -160,15 +235,25 @@ Acc scan_onto(InIt& first, std::int64_t n, OutIt& out, Op op, Acc acc) {
 }
 
 /// scan_onto with an optional prefix: without one (an inclusive scan's start) the first element
-/// starts the scan. n >= 1.
+/// starts the scan. n >= 1. stream: use non-temporal stores where OutIt allows them.
 template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
-Acc scan_nonempty(InIt& first, std::int64_t n, OutIt& out, Op op, const std::optional<Acc>& prefix) {
-  if (prefix) return scan_onto<Inclusive, Acc>(first, n, out, op, *prefix);
+Acc scan_nonempty(InIt& first, std::int64_t n, OutIt& out, Op op, const std::optional<Acc>& prefix, bool stream) {
+  auto run = [&](auto stream_tag, Acc acc) {
+    return scan_onto<Inclusive, decltype(stream_tag)::value, Acc>(first, n, out, op, std::move(acc));
+  };
+  auto dispatch = [&](Acc acc) {
+    if constexpr (has_stream_stores && std::is_arithmetic<Acc>::value && !std::is_void<stream_element_t<OutIt>>::value) {
+      if (stream) return run(std::true_type{}, std::move(acc));
+    }
+    return run(std::false_type{}, std::move(acc));
+  };
+  if (prefix) return dispatch(*prefix);
   Acc acc = static_cast<Acc>(*first);  // only inclusive scans start without a prefix
   ++first;
   *out = acc;
   ++out;
-  return scan_onto<Inclusive, Acc>(first, n - 1, out, op, std::move(acc));
+  --n;
+  return dispatch(std::move(acc));
 }
 
 // ---- transpose ----------------------------------------------------------------------------------
@@ -197,7 +282,7 @@ OutIt scan(const seq_policy&, scan_kind<Inclusive>, InIt first, std::int64_t n, 
   using Acc = scan_accumulator_t<InIt, Init>;
   std::optional<Acc> prefix;
   if constexpr (!std::is_same<Init, no_init_t>::value) prefix.emplace(init);
-  host::scan_nonempty<Inclusive, Acc>(first, n, out, op, prefix);
+  host::scan_nonempty<Inclusive, Acc>(first, n, out, op, prefix, host::should_stream<OutIt>(n));
   return out;
 }
 
