@@ -24,7 +24,14 @@ set -e
 echo
 echo "==== CTest summary ($ALGO_PRESET preset, $ALGO_BUILD_DIR, $(( $(date +%s) - start )) s) ===="
 grep -E '^[0-9]+% tests passed|No tests were found' "$log" || echo "(no CTest summary line: see $log)"
-grep -E '\*\*\*(Skipped|Failed|Timeout|Exception|Not Run)|\(Failed\)|\(Timeout\)' "$log" || true
+# CTest's own lists of skipped and failed tests (a header line, then tab-indented names).
+awk '/^The following tests (did not run|FAILED):/ { show = 1; print; next } show && /^\t/ { print; next } { show = 0 }' "$log"
+# Why tests were skipped, in their own words (CTest keeps the output of every test in LastTest.log).
+last=$(ls -t "$ALGO_BUILD_DIR"/Testing/Temporary/LastTest*.log 2>/dev/null | head -1 || true)
+if [ -n "$last" ] && grep -q '^SKIP' "$last"; then
+  echo "Skip reasons:"
+  grep -h '^SKIP' "$last" | sed -E 's/^SKIP( [a-z_]+)?:? ?//' | sort | uniq -c
+fi
 if [ "$status" -ne 0 ]; then
   echo "FAILED (ctest exit status $status)"
 fi
