@@ -1,7 +1,8 @@
 # Usage requirements of algo::algo, shared by the build tree and the installed package.
 # - OpenMP for algo::par (C++ and, through -Xcompiler, CUDA translation units);
 # - cuBLAS for algo::cub's transpose, linked only into programs whose link language is CUDA, so a
-#   plain C++ consumer gets no CUDA include path and no CUDA library.
+#   plain C++ consumer gets no CUDA include path and no CUDA library. A device program that CMake
+#   links as C++ (e.g. because it links a C++ library) adds CUDA::cublas itself.
 function(algo_add_usage_requirements tgt)
   if(NOT TARGET OpenMP::OpenMP_CXX)
     find_package(OpenMP QUIET)

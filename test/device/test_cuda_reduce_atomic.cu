@@ -7,6 +7,8 @@
 
 #include <thrust/iterator/counting_iterator.h>
 
+#include <vector>
+
 #include "catch.hpp"
 #include "device_checks.cuh"
 #include "test_cuda_reduce_checks.cuh"
@@ -26,7 +28,9 @@ TEST_CASE("cuda reduce: atomic, shared-memory warp phase", "[cuda][reduce][atomi
   check_strategy<std::int32_t, std::uint8_t, float, double, mat2i>(smem);
 }
 TEST_CASE("cuda reduce: atomic, a counting iterator (plus, maximum, bit_or on int64)", "[cuda][reduce][atomic]") {
-  for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 20, (std::int64_t(1) << 24) + 3}) {
+  std::vector<std::int64_t> ns{1, 1000, std::int64_t(1) << 20, (std::int64_t(1) << 24) + 3};
+  if (cuda_reduce_test::small_run()) ns = {1, 1000, 20000};
+  for (std::int64_t n : ns) {
     INFO("n = " << n);
     const thrust::counting_iterator<std::int64_t> first(1);
     CHECK(algo::reduce(shfl, first, first + n, std::int64_t{5}) == 5 + n * (n + 1) / 2);

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -60,13 +61,25 @@ constexpr std::int64_t chunk_items() {
   return tr::vectorizable ? tr::vector_items : tuning::scalar_items;
 }
 
+/// True when ALGO_TEST_SMALL is set (scripts/gpu_check.sh sets it under compute-sanitizer, which
+/// slows kernels 10-100x): the suites then keep to small sizes.
+inline bool small_run() {
+  const char* v = std::getenv("ALGO_TEST_SMALL");
+  return v && *v && std::string(v) != "0";
+}
+
 /// The issue's sizes for one value type: 0, 1, block size +- 1, warp tile +- 1, one block's step
-/// (threads x unroll x chunk) +- 1, 1000, a few random ones, 2^20 + 7, 2^24 + 3.
+/// (threads x unroll x chunk) +- 1, 1000, a few random ones, 2^20 + 7, 2^24 + 3 (small run: up to
+/// a few steps).
 template <class T>
 std::vector<std::int64_t> strategy_sizes() {
   using tuning = algo::detail::cuda::reduce_tuning<T, T>;
   const std::int64_t b = tuning::threads, w = 32 * chunk_items<T>(), s = b * tuning::unroll * chunk_items<T>();
   std::vector<std::int64_t> v{0, 1, 2, 31, 33, b - 1, b, b + 1, w - 1, w, w + 1, s - 1, s, s + 1, 1000};
+  if (small_run()) {
+    v.push_back(3 * s + w + 5);
+    return v;
+  }
   for (std::int64_t r : random_sizes(3, 2, 3000000, 99)) v.push_back(r);
   v.push_back((std::int64_t(1) << 20) + 7);
   v.push_back((std::int64_t(1) << 24) + 3);
@@ -247,7 +260,8 @@ void check_strategy(const Policy& policy, std::uint64_t seed = 11) {
 /// (thrust::reduce returns 768 for n = 1000 on the H100).
 template <class Policy>
 void check_take_right_counting(const Policy& policy) {
-  algo_test::check_take_right_counting(policy, {1, 2, 255, 256, 257, 1000, 1023, 1024, 1025, 16777219});
+  if (small_run()) algo_test::check_take_right_counting(policy, {1, 2, 255, 256, 257, 1000, 1023, 1024, 1025, 20000});
+  else algo_test::check_take_right_counting(policy, {1, 2, 255, 256, 257, 1000, 1023, 1024, 1025, 16777219});
 }
 
 }  // namespace cuda_reduce_test

@@ -6,6 +6,7 @@
 #include <algo/algo.hpp>
 
 #include <thrust/copy.h>
+#include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -38,7 +39,9 @@ TEST_CASE("cuda reduces (default policy): take_right over a counting iterator gi
 }
 
 TEST_CASE("cuda reduces (default policy): float results are bit-identical over 20 calls", "[cuda][reduce][default]") {
-  for (std::int64_t n : {std::int64_t(1000), std::int64_t(1) << 20, (std::int64_t(1) << 24) + 3}) {
+  std::vector<std::int64_t> ns{1000, std::int64_t(1) << 20, (std::int64_t(1) << 24) + 3};
+  if (cuda_reduce_test::small_run()) ns = {1000, 20000};
+  for (std::int64_t n : ns) {
     INFO("n = " << n);
     const std::vector<float> h = random_vector<float>(static_cast<std::size_t>(n), 5150 + n);
     device_buffer<float> in(h);
@@ -67,7 +70,8 @@ TEST_CASE("cuda reduces (default policy): float results are bit-identical over 2
 TEST_CASE("cuda reduces: concurrent reductions on several streams, back-to-back ones on one", "[cuda][reduce][default]") {
   // Each call has its own temporaries (ticket, partials); calls on one stream reuse the same memory
   // with a new epoch. Non-commutative (mat2i), so any mix-up of partials shows.
-  const std::vector<std::int64_t> ns{5000000, 1 << 20, 777777, 3 * 1024 + 1, 4000000, 100003};
+  std::vector<std::int64_t> ns{5000000, 1 << 20, 777777, 3 * 1024 + 1, 4000000, 100003};
+  if (cuda_reduce_test::small_run()) ns = {20000, 3 * 1024 + 1, 15000, 1000};
   std::vector<std::vector<mat2i>> h(ns.size());
   std::vector<std::unique_ptr<device_buffer<mat2i>>> in;
   std::vector<std::unique_ptr<device_buffer<mat2i>>> out;
@@ -127,6 +131,36 @@ TEST_CASE("cuda reduce_into: bad input throws algo::error and writes nothing", "
     algo::reduce_into(algo::cuda, in.begin(), in.begin(), out.begin(), 4321, take_right{});
     CHECK(out.download()[0] == 4321);
   }
+}
+
+TEST_CASE("cub reduce_into: pointers and fancy outputs, commutative and not, empty ranges", "[cub][reduce][default]") {
+  // algo::cub's reduce_into (the baseline's device-result form), next to the in-house one.
+  const std::vector<mat2i> hm = random_vector<mat2i>(100003, 91);
+  const std::vector<float> hf = random_vector<float>(100003, 92);
+  device_buffer<mat2i> m(hm);
+  device_buffer<float> f(hf);
+  device_buffer<mat2i> mo(1);
+  device_buffer<float> fo(1);
+  const mat2i one{1, 0, 0, 1};
+  test_stream s;
+  require_device_ok("setup");
+  algo::reduce_into(algo::cub.on(s.get()), m.begin(), m.end(), mo.begin(), one, mat2_mul{});
+  algo::reduce_into(algo::cub.on(s.get()), f.begin(), f.end(), fo.begin(), 0.25f, algo::plus<>{});
+  s.sync();
+  CHECK(mo.download()[0] == ref_fold(hm, one, mat2_mul{}));
+  double scale = 0.25;
+  for (float x : hf) scale += std::fabs(x);
+  expect_value("cub reduce_into float", fo.download()[0], static_cast<float>(ref_fold(hf, 0.25, algo::plus<>{})), scale,
+               static_cast<std::int64_t>(hf.size()));
+  CHECK(mo.guard_intact());
+  algo::reduce_into(algo::cub, m.begin(), m.begin(), mo.begin(), hm[5], mat2_mul{});  // empty, non-commutative
+  CHECK(mo.download()[0] == hm[5]);
+  algo::reduce_into(algo::cub, f.begin(), f.begin(), fo.begin(), 4.5f, algo::plus<>{});  // empty, commutative
+  CHECK(fo.download()[0] == 4.5f);
+  algo::reduce_into(algo::cub, m.begin(), m.end(), thrust::device_pointer_cast(mo.begin()), one, mat2_mul{});  // a fancy output
+  CHECK(mo.download()[0] == ref_fold(hm, one, mat2_mul{}));
+  algo::reduce_into(algo::cuda, m.begin(), m.begin(), thrust::device_pointer_cast(mo.begin()), hm[7], mat2_mul{});
+  CHECK(mo.download()[0] == hm[7]);
 }
 
 TEST_CASE("cuda reduces past 2^31 elements", "[cuda][reduce][default][large]") {
