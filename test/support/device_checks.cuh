@@ -307,10 +307,23 @@ void expect_value(const std::string& what, const T& got, const T& want, double s
 
 /// 0, 1, 31, 32, 33, 1023, 1024, 1025, each tile size t and t-1, t+1, 2t+1, a few random sizes,
 /// and two sizes of a few million.
+/// With ALGO_TEST_SMALL set (compute-sanitizer runs, which slow kernels 10-100x), only sizes up to
+/// 70000 elements are kept: still several tiles of every strategy, and every boundary case.
+inline bool small_run() {
+  const char* v = std::getenv("ALGO_TEST_SMALL");
+  return v != nullptr && *v != '\0' && *v != '0';
+}
+
 inline std::vector<std::int64_t> device_sizes(const std::vector<std::int64_t>& tiles = {}, std::uint64_t seed = 7) {
   std::vector<std::int64_t> s = standard_sizes(tiles, 3, seed);
   s.push_back((std::int64_t(1) << 21) + 5);
   s.push_back(3999971);
+  if (small_run()) {
+    std::vector<std::int64_t> small;
+    for (auto n : s)
+      if (n <= 70000) small.push_back(n);
+    return small;
+  }
   return s;
 }
 
@@ -703,6 +716,12 @@ inline shape_list standard_shapes(const std::vector<std::int64_t>& tiles = {32})
     s.push_back({t, t});
     s.push_back({t - 1, t + 1});
     s.push_back({t + 1, 2 * t - 1});
+  }
+  if (small_run()) {
+    shape_list small;
+    for (auto& sh : s)
+      if (sh.first * sh.second <= 70000) small.push_back(sh);
+    return small;
   }
   return s;
 }
