@@ -1,43 +1,42 @@
 #!/usr/bin/env bash
-# One call on the lent GPU machine: build with the README's test command, run the whole suite,
-# compute-sanitizer over the device tests, and the bench. Logs and CSVs go to $OUT (or ./out).
-#   scripts/gpu_check.sh [tests] [sanitize] [bench] [bench-args...]
+# The lead's calls on the lent GPU machine (device tool), each well inside its 10-minute limit:
+#   scripts/gpu_check.sh tests     build everything (ninja -k 0, bounded), then the README's test
+#                                  command (scripts/test.sh) over the whole suite but the >2^31 tests
+#   scripts/gpu_check.sh sanitize  compute-sanitizer memcheck/racecheck/synccheck over the device
+#                                  tests at small sizes (ALGO_TEST_SMALL=1), then the full bench
+#   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
+# Logs, the CTest summary and the bench CSV go to $OUT (./out without the device tool).
 set -u
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export ALGO_BUILD_DIR=${ALGO_BUILD_DIR:-$PWD/build/gpu}
-steps=" $* "
-[ -z "${*}" ] && steps=" tests sanitize bench "
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-{
-  date -u
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
-  nvcc --version | tail -1
-  echo "commit $commit"
-} >"$OUT/env.txt" 2>&1
-cat "$OUT/env.txt"
 
-if [[ $steps == *" tests "* ]]; then
-  set -o pipefail
-  bash scripts/test.sh 2>&1 | tee "$OUT/test.log" | grep -E "tests passed|Test +#|Failed|SKIP|Error|error:" | tail -80
-  set +o pipefail
-fi
-
-if [[ $steps == *" sanitize "* ]]; then
+case "${1:-tests}" in
+tests)
+  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1; } | tee "$OUT/env.txt"
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+  s=$(date +%s)
+  timeout "${BUILD_LIMIT:-400}" ninja -k 0 -C "$ALGO_BUILD_DIR" >"$OUT/build.log" 2>&1
+  echo "prebuild: rc $? in $(( $(date +%s) - s )) s"; grep -E "^FAILED" "$OUT/build.log" | head
+  timeout "${TEST_LIMIT:-170}" bash scripts/test.sh -E _large >"$OUT/test.log" 2>&1
+  echo "scripts/test.sh rc $?"; sed -n '/==== CTest summary/,$p' "$OUT/test.log"
+  ;;
+sanitize)
   : >"$OUT/sanitizer.log"
-  for t in "$ALGO_BUILD_DIR"/test/test_cuda_* "$ALGO_BUILD_DIR"/test/test_cub_* "$ALGO_BUILD_DIR"/test/test_device_*; do
-    [ -x "$t" ] || continue
+  for t in ${SANITIZE_TESTS:-test_cuda_scan_lookback test_cuda_scan_two_level test_cuda_reduce_retirement test_cuda_reduce_locked test_cuda_transpose_forms test_cuda_transpose_u8 test_cub_scan test_device_errors_cuda}; do
     for tool in memcheck racecheck synccheck; do
-      # ALGO_TEST_SMALL asks the suites for their small sizes: the sanitizer slows kernels 10-100x.
-      res=$(ALGO_TEST_SMALL=1 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$t" "~[large]" 2>&1 | tail -3 | tr '\n' ' ')
-      echo "$(basename "$t") $tool: $res" | tee -a "$OUT/sanitizer.log"
+      r=$(ALGO_TEST_SMALL=1 timeout "${SAN_LIMIT:-60}" compute-sanitizer --tool $tool --error-exitcode 9 \
+            "$ALGO_BUILD_DIR/test/$t" "~[large]" "~[big]" 2>&1 | grep -E "ERROR SUMMARY|All tests passed|test cases|FAILED" | tr '\n' ' ')
+      echo "$t $tool (rc ${PIPESTATUS[0]}): $r" | tee -a "$OUT/sanitizer.log"
     done
   done
-fi
-
-if [[ $steps == *" bench "* ]]; then
-  b="$ALGO_BUILD_DIR/bench/bench"
-  [ -x "$b" ] || ninja -C "$ALGO_BUILD_DIR" bench >/dev/null
-  "$b" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
-  tail -5 "$OUT/bench.log"
-fi
+  timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
+  echo "bench rc $?"
+  ;;
+large)
+  timeout "${TEST_LIMIT:-500}" ctest --test-dir "$ALGO_BUILD_DIR" -L large --output-on-failure >"$OUT/large.log" 2>&1
+  echo "large rc $?"; grep -E "tests passed|Test +#" "$OUT/large.log"
+  ;;
+esac
