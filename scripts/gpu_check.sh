@@ -28,7 +28,7 @@ sanitize)
   for t in ${SANITIZE_TESTS:-test_cuda_scan_lookback test_cuda_scan_two_level test_cuda_reduce_retirement test_cuda_reduce_locked test_cuda_transpose_forms test_cuda_transpose_u8 test_cub_scan test_device_errors_cuda}; do
     for tool in memcheck racecheck synccheck; do
       r=$(ALGO_TEST_SMALL=1 timeout "${SAN_LIMIT:-60}" compute-sanitizer --tool $tool --error-exitcode 9 \
-            "$ALGO_BUILD_DIR/test/$t" "~[large]" "~[big]" 2>&1 | grep -E "ERROR SUMMARY|All tests passed|test cases|FAILED" | tr '\n' ' ')
+            "$ALGO_BUILD_DIR/test/$t" "~[large]~[big]" 2>&1 | grep -E "ERROR SUMMARY|All tests passed|test cases|FAILED" | tr '\n' ' ')
       echo "$t $tool (rc ${PIPESTATUS[0]}): $r" | tee -a "$OUT/sanitizer.log"
     done
   done
