@@ -198,7 +198,7 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
     using status_t = host::scan_tile_status<Acc>;
     constexpr std::int64_t T = host::tuning::scan_tile;
     const int threads = host::thread_count(policy);
-    if (threads <= 1 || n < 2 * T) return scan(seq, kind, first, n, out, op, init);
+    if (threads <= 1 || n < host::tuning::scan_min_tiles * T) return scan(seq, kind, first, n, out, op, init);
 
     std::optional<Acc> seed;
     if constexpr (!std::is_same<Init, no_init_t>::value) seed.emplace(init);

@@ -48,10 +48,12 @@ struct tuning {
   /// par scan: elements per tile. A tile is folded (read from memory) and then scanned (read again,
   /// from L2), so a tile's input and output must sit in L2 together.
   static constexpr std::int64_t scan_tile = std::int64_t(1) << 15;
+  /// par scan: fewer tiles than this run sequentially (two tiles were slower than algo::seq).
+  static constexpr std::int64_t scan_min_tiles = 4;
   /// par scan: how long a look-back waits for a tile's owner (pause instructions) before folding
   /// that tile itself.
   static constexpr int lookback_spins = 1 << 10;
-  /// par reduce: elements per tile handed to a thread.
+  /// par reduce: elements per tile handed to a thread; fewer than two tiles run sequentially.
   static constexpr std::int64_t reduce_tile = std::int64_t(1) << 16;
   /// transpose: square tiles (elements per side) copied with a cache-resident working set ...
   static constexpr std::int64_t transpose_tile = 32;
@@ -61,6 +63,23 @@ struct tuning {
 
 /// Elements per tile of algo::par's scan (tests probe sizes around its multiples).
 inline constexpr std::int64_t scan_block_elements = tuning::scan_tile;
+
+// ---- iterators over arithmetic values in memory --------------------------------------------------
+/// A std::vector iterator to arithmetic values (not vector<bool>).
+template <class It, class = void>
+struct is_vector_iterator : std::false_type {};
+template <class It>
+struct is_vector_iterator<It, std::enable_if_t<std::is_arithmetic<iter_value_t<It>>::value &&
+                                               !std::is_same<iter_value_t<It>, bool>::value>>
+    : std::is_same<It, std::conditional_t<std::is_const<std::remove_reference_t<decltype(*std::declval<It>())>>::value,
+                                          typename std::vector<iter_value_t<It>>::const_iterator,
+                                          typename std::vector<iter_value_t<It>>::iterator>> {};
+
+/// Pointers and vector iterators to arithmetic values: plain loads (not values computed by a
+/// transform or zip iterator).
+template <class It>
+inline constexpr bool is_arithmetic_memory_v =
+    (std::is_pointer<It>::value && std::is_arithmetic<std::remove_pointer_t<It>>::value) || is_vector_iterator<It>::value;
 
 // ---- fold ---------------------------------------------------------------------------------------
 /// Left fold of n >= 0 elements onto acc; advances `first`.
@@ -76,12 +95,14 @@ Acc fold(It& first, std::int64_t n, Acc acc, Op op) {
 /// dependency chains, and four memory streams (one core reads memory much faster from several
 /// streams than from one). The parts are combined in order, so this is the left-to-right result
 /// for any associative op; the compiler vectorizes each part's chain by itself for integers.
-/// Floating-point chains it may not reorder: when op is known to commute (algo::is_commutative),
-/// each part is folded in lanes (lane k takes elements k, k + L, ...), which become SIMD code.
+/// Floating-point chains it may not reorder: when op is known to commute (algo::is_commutative)
+/// and the elements are plain loads from memory, each part is folded in lanes (lane k takes
+/// elements k, k + L, ...), which become SIMD code. (Over transform / zip iterators, e.g. a dot
+/// product, GCC 12 compiles the lanes worse than the four chains: measured, bench/NOTES.md.)
 template <class Acc, class It, class Op>
 Acc fold_nonempty(It first, std::int64_t n, Op op) {
   static_assert(tuning::fold_parts == 4, "fold_nonempty folds four parts");
-  if constexpr (is_random_access_v<It> && is_commutative_v<Op, Acc> && std::is_floating_point<Acc>::value) {
+  if constexpr (is_arithmetic_memory_v<It> && is_commutative_v<Op, Acc> && std::is_floating_point<Acc>::value) {
     constexpr int L = sizeof(Acc) >= tuning::fold_lane_bytes ? 1 : int(tuning::fold_lane_bytes / sizeof(Acc));
     if (n >= 8 * L) {
       const std::int64_t q = n / (4 * L) * L;  // elements per part, a multiple of L
@@ -133,12 +154,6 @@ Acc fold_nonempty(It first, std::int64_t n, Op op) {
 /// scan's memory traffic. Non-temporal stores skip that and the cache; they pay off for outputs
 /// much larger than the caches, which nobody reads back soon. Scans use them for raw pointers and
 /// std::vector iterators to 4- and 8-byte arithmetic types on x86-64.
-template <class It, class = void>
-struct is_vector_iterator : std::false_type {};
-template <class It>
-struct is_vector_iterator<It, std::enable_if_t<std::is_arithmetic<iter_value_t<It>>::value &&
-                                               !std::is_same<iter_value_t<It>, bool>::value>>
-    : std::is_same<It, typename std::vector<iter_value_t<It>>::iterator> {};
 
 /// The element type OutIt lets a scan stream to, or void.
 template <class OutIt, class = void>
@@ -151,7 +166,8 @@ struct stream_element<T*, std::enable_if_t<std::is_arithmetic<T>::value && !std:
   using type = T;
 };
 template <class It>
-struct stream_element<It, std::enable_if_t<is_vector_iterator<It>::value>> : stream_element<iter_value_t<It>*> {};
+struct stream_element<It, std::enable_if_t<is_vector_iterator<It>::value>>
+    : stream_element<std::remove_reference_t<decltype(*std::declval<It>())>*> {};
 template <class OutIt>
 using stream_element_t = typename stream_element<OutIt>::type;
 
