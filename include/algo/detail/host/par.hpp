@@ -51,10 +51,11 @@ inline int thread_count(const par_policy& p) {
 #endif
 }
 
+/// A spin-wait hint to the core (x86 `pause`, ARM `yield`).
 inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
+#if defined(__x86_64__) || defined(_M_X64)
+  _mm_pause();  // <immintrin.h>, included by seq.hpp
+#elif defined(__aarch64__) && defined(__GNUC__)
   asm volatile("yield");
 #endif
 }

@@ -210,7 +210,8 @@ bool should_stream(std::int64_t n) {
 template <bool Inclusive, bool Stream, class Acc, class InIt, class OutIt, class Op>
 Acc scan_onto(InIt& first, std::int64_t n, OutIt& out, Op op, Acc acc) {
   std::int64_t i = 0;
-  if constexpr (std::is_arithmetic<Acc>::value && is_random_access_v<InIt> && is_random_access_v<OutIt>) {
+  if constexpr (std::is_arithmetic<Acc>::value && std::is_arithmetic<iter_value_t<InIt>>::value &&
+                is_random_access_v<InIt> && is_random_access_v<OutIt>) {
     // chunks: local prefixes s[k] = x[0] op ... op x[k] first, then acc op s[k] (independent ops)
     constexpr int C = tuning::scan_chunk;
     for (; i + C <= n; i += C) {
