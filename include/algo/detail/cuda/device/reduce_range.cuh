@@ -116,6 +116,19 @@ struct reduce_range {
 #pragma unroll
     for (int u = 0; u < K; ++u) consume<true>(acc, maybe_value<T>{fold_chunk(v[u], op), true}, warp, op);
   }
+  /// The interior tiles among t, t+1, ..., t+K-1 that lie below `limit` (loads predicated).
+  template <int K, class Op>
+  __device__ __forceinline__ void full_tiles_upto(maybe_value<T>& acc, std::int64_t t, std::int64_t limit, int warp,
+                                                  Op op) const {
+    const std::int64_t pos = t * L.tile_items() + lane_index() * items - L.offset;
+    V v[K][items];
+#pragma unroll
+    for (int u = 0; u < K; ++u)
+      if (t + u < limit) load_chunk<items, Vector>(first + (pos + u * L.tile_items()), v[u]);
+#pragma unroll
+    for (int u = 0; u < K; ++u)
+      if (t + u < limit) consume<true>(acc, maybe_value<T>{fold_chunk(v[u], op), true}, warp, op);
+  }
   /// Tile t, which may begin before the input (the unaligned head) or end past it.
   template <class Op>
   __device__ __forceinline__ void any_tile(maybe_value<T>& acc, std::int64_t t, int warp, Op op) const {
@@ -142,10 +155,12 @@ struct reduce_range {
 
   // ---- main loop, commutative: the block walks its range in steps, as CUB does ----------------------
   /// Each step covers warps x unroll consecutive tiles (16 KB of int32 on the vector path), warp w
-  /// taking `unroll` consecutive ones; what is left after the last whole step goes round-robin.
+  /// taking the `unroll` consecutive ones at w x unroll; the last step may be short (its loads are
+  /// predicated). The partial last tile of the input goes, guarded, to the warp it would fall to.
   /// The assignment depends only on the layout, so results are the same on every run.
   template <class Op>
   __device__ maybe_value<T> reduce_block_steps(int warp, Op op) const {
+    constexpr int step = warps * unroll;
     const std::int64_t b = blockIdx.x;
     std::int64_t t = L.tile_begin(b * warps);
     const std::int64_t t_end = L.tile_begin((b + 1) * warps);
@@ -154,10 +169,12 @@ struct reduce_range {
       if (warp == 0) any_tile(acc, t, warp, op);
       ++t;
     }
-    constexpr int step = warps * unroll;
+    const std::int64_t t0 = t;
     const std::int64_t body_end = t_end < L.full_end ? t_end : L.full_end;
     for (; t + step <= body_end; t += step) full_tiles<unroll>(acc, t + warp * unroll, warp, op);
-    for (t += warp; t < t_end; t += warps) any_tile(acc, t, warp, op);
+    if (t < body_end) full_tiles_upto<unroll>(acc, t + warp * unroll, body_end, warp, op);  // a short last step
+    if (body_end < t_end && body_end >= t0 && ((body_end - t0) % step) / unroll == warp)
+      any_tile(acc, body_end, warp, op);  // the partial last tile
     return acc;
   }
 
