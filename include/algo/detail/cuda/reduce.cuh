@@ -85,7 +85,7 @@ T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, 
       decltype(reduce_strategies<Agent, RawOp, It, OutIt, T, Op>::pick(typename Policy::reduce_strategy{}));
 
   // ---- layout: contiguous ranges over a grid that fits on the device ----------------------------------
-  int max_blocks = resident_blocks(name, Strategy::kernel(), Agent::threads, Tuning::max_blocks_per_sm);
+  int max_blocks = resident_blocks<Strategy>(name, Strategy::kernel(), Agent::threads, Tuning::max_blocks_per_sm);
   if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
   const reduce_layout L = Agent::layout(n, vector_misalignment(first), max_blocks);
 

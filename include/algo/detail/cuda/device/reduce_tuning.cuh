@@ -67,8 +67,9 @@ struct reduce_layout {
 };
 
 /// Blocks of `threads` threads that `kernel` can keep resident on the current device (cached per
-/// kernel and device: the first call asks the occupancy calculator).
-template <class Kernel>
+/// Key type and device: the first call asks the occupancy calculator). Key names the kernel: kernels
+/// of one signature share the Kernel type.
+template <class Key, class Kernel>
 int resident_blocks(const char* algorithm, Kernel kernel, int threads, int cap_per_sm) {
   static std::atomic<int> cache[64];  // per device ordinal; 0 = not asked yet
   const device_info& dev = current_device_info();
