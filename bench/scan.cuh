@@ -8,6 +8,8 @@
 //   algo::cub               the library's CUB policy
 //   algo::cuda              the default in-house policy (decoupled look-back, shuffle warp scans)
 //   algo::cuda <strategy>/<warp phase>   every strategy x warp phase
+//   algo::cuda lookback <variant>        look-back tunings (arithmetic sums): W=1/2/4 windows of 32
+//                                        predecessors per poll, 256-thread tiles
 // Bytes = read + written (2 n sizeof(T)). Inputs rotate through bench::rotating_buffers.
 #pragma once
 
@@ -137,6 +139,46 @@ void time_strategies(const options& opt, report& rep, const Buffers& in, T* out,
   time_algo(opt, rep, in, out, n, op, base.with(scan_strategy::decoupled_lookback).with(warp_phase::smem), "algo::cuda decoupled_lookback/smem");
 }
 
+// ---- look-back tuning variants (arithmetic sums only) ------------------------------------------------
+/// Tunings compared with the default in "algo::cuda lookback <variant>" rows (see bench/NOTES.md,
+/// Scan): the look-back's windows per poll, and 256-thread tiles.
+struct lookback_w1 : algo::detail::cuda::scan_tuning_base {  // the first GPU run's look-back
+  static constexpr int lookback_windows = 1;
+};
+struct lookback_w2 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int lookback_windows = 2;
+};
+struct lookback_w4 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int lookback_windows = 4;
+};
+struct lookback_t256 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int threads = 256;
+};
+
+template <class T, class Tuning, class Buffers>
+void time_lookback_variant(const options& opt, report& rep, const Buffers& in, T* out, std::int64_t n,
+                           const std::string& impl) {
+  namespace ad = algo::detail;
+  namespace adc = algo::detail::cuda;
+  using Op = ad::accumulate_with<algo::plus<>, T>;
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  const double ms = median_ms(opt, [&](int r) {
+    const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
+    adc::run_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, 0);
+  });
+  rep.add({"inclusive_scan", type_label<T>(), n, impl, ms, bytes, "cub"});
+}
+
+template <class T, class Op, class Buffers>
+void time_lookback_variants(const options& opt, report& rep, const Buffers& in, T* out, std::int64_t n) {
+  if constexpr (std::is_same<Op, sum>::value) {
+    time_lookback_variant<T, lookback_w1>(opt, rep, in, out, n, "algo::cuda lookback W=1");
+    time_lookback_variant<T, lookback_w2>(opt, rep, in, out, n, "algo::cuda lookback W=2");
+    time_lookback_variant<T, lookback_w4>(opt, rep, in, out, n, "algo::cuda lookback W=4");
+    time_lookback_variant<T, lookback_t256>(opt, rep, in, out, n, "algo::cuda lookback 256 threads");
+  }
+}
+
 /// Every row for n elements of T scanned with op.
 template <class T, class Op, class Buffers>
 void run_one(const options& opt, report& rep, std::int64_t n, Op op, const Buffers& in) {
@@ -184,6 +226,7 @@ void run_one(const options& opt, report& rep, std::int64_t n, Op op, const Buffe
   time_algo(opt, rep, in, out, n, op, algo::cub, "algo::cub");
   time_algo(opt, rep, in, out, n, op, algo::cuda, "algo::cuda");
   time_strategies(opt, rep, in, out, n, op, algo::cuda);
+  time_lookback_variants<T, Op>(opt, rep, in, out, n);
   cudaFree(out);
 }
 

@@ -74,6 +74,59 @@ TEST_CASE("cuda scans: concurrent scans on several streams, back-to-back scans o
   }
 }
 
+namespace {
+// Look-back tunings that the policy does not pick for these types: several windows of 32
+// predecessors per poll (the multi-window fold must keep left-to-right order: checked with the
+// non-commutative affine composition) and 256-thread tiles. The bench times the same ones.
+struct windows4 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int lookback_windows = 4;
+};
+struct windows2_t256 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int lookback_windows = 2;
+  static constexpr int threads = 256;
+};
+
+template <class Tuning, class T, class Op>
+void check_tuned(std::int64_t n, bool exclusive, Op op, std::uint64_t seed) {
+  namespace ad = algo::detail;
+  namespace adc = algo::detail::cuda;
+  using Acc = ad::accumulate_with<Op, T>;
+  const std::vector<T> h = random_vector<T>(static_cast<std::size_t>(n), seed);
+  device_buffer<T> in(h), out(h.size());
+  const T init = h[static_cast<std::size_t>(n / 2)];
+  const adc::scan_problem<T, const T*, T*, Acc> p{in.begin(), out.begin(), n, Acc{op}, adc::some(init), exclusive,
+                                                   exclusive ? "exclusive_scan" : "inclusive_scan"};
+  adc::run_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, nullptr);
+  require_device_ok("tuned look-back");
+  // host reference: init op x_0 op ... (inclusive), or init op x_0 ... x_{i-1} (exclusive)
+  std::vector<T> ref(h.size());
+  T acc = init;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (exclusive) ref[i] = acc;
+    acc = op(acc, h[i]);
+    if (!exclusive) ref[i] = acc;
+  }
+  INFO("n = " << n << (exclusive ? ", exclusive" : ", inclusive"));
+  expect_equal("tuned look-back vs host", out.download(), ref);
+  CHECK(out.guard_intact());
+}
+}  // namespace
+
+TEST_CASE("cuda scans: look-back with 4 windows per poll, and with 256-thread tiles", "[cuda][scan][lookback]") {
+  const std::vector<std::int64_t> ns = cuda_scan_test::small_run()
+                                           ? std::vector<std::int64_t>{2049, 3 * 2048 + 1, 70 * 2048 - 1}
+                                           : std::vector<std::int64_t>{2049, 3 * 2048 + 1, 70 * 2048 - 1, 300 * 2048 + 5,
+                                                                       (1 << 20) + 7, 3000000};
+  std::uint64_t seed = 900;
+  for (std::int64_t n : ns) {
+    for (bool exclusive : {false, true}) {
+      check_tuned<windows4, affine_i>(n, exclusive, compose_affine_i{}, ++seed);
+      check_tuned<windows2_t256, affine_i>(n, exclusive, compose_affine_i{}, ++seed);
+      check_tuned<windows4, std::int32_t>(n * 3 / 2, exclusive, algo::plus<>{}, ++seed);
+    }
+  }
+}
+
 TEST_CASE("cuda scans: every strategy over 2^31 uint8 -> int64", "[cuda][scan][large]") {
   // One [large] test (about 20 GB of device memory), the strategies one after the other on one input.
   cuda_scan_test::check_large(lookback, algo::cuda.with(algo::scan_strategy::two_level),

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 namespace algo::detail::cuda {
 
@@ -22,6 +23,23 @@ struct scan_tuning_base {
   /// yet, doubling up to the maximum (keeps spinning warps from flooding L2).
   static constexpr unsigned lookback_first_sleep_ns = 32;
   static constexpr unsigned lookback_max_sleep_ns = 512;
+  /// Look-back: windows of 32 predecessors that warp 0 reads per poll (lane l of window w reads
+  /// tile - 32 (w + 1) + l; all loads issued before any is used). One window moves the inclusive
+  /// prefix "frontier" at most 32 tiles per L2 round trip, which is what bound the first GPU run
+  /// (70-84 tiles/us for every type, whatever the tile's bytes); 4 windows lift it 2x for
+  /// 512 B of L2 reads per poll. 0 = chosen below: 2 for arithmetic accumulators of <= 4 bytes,
+  /// else 1 (4 windows make the i32 kernel spill at 64 registers; 2 windows take f64 from 72 to 95
+  /// registers, 7 -> 5 blocks per SM). Layouts whose loads are acquire-ordered (the split state
+  /// of large accumulators) read one window per poll whatever this says.
+  static constexpr int lookback_windows = 0;
+  /// Items per thread when positive; 0: chosen from the types below.
+  static constexpr int items_override = 0;
+  /// Look-back kernel: blocks per SM asked of ptxas (__launch_bounds__ min blocks) when positive;
+  /// 0: chosen from the accumulator below (arithmetic <= 4 bytes with 128 threads: 8 = 64
+  /// registers; others: 0 = no bound; even __launch_bounds__(t, 1) takes f64 from 72 to 77
+  /// registers, and 7 makes it spill). Keeps the wider
+  /// look-back's extra live registers from costing a resident block.
+  static constexpr int min_blocks_override = 0;
   /// two_level: partitions per SM, as a multiple of the blocks one SM holds at once.
   static constexpr int two_level_waves = 1;
 };
@@ -40,12 +58,23 @@ constexpr int round_items(int items, int granule) {
 }
 }  // namespace tuning_detail
 
-template <class In, class Acc, class Out>
-struct scan_tuning : scan_tuning_base {
-  static constexpr int items = tuning_detail::round_items(
-      tuning_detail::base_items(sizeof(Acc)),
-      tuning_detail::lcm(tuning_detail::vector_granule(sizeof(In)), tuning_detail::vector_granule(sizeof(Out))));
-  static constexpr int tile_items = threads * items;
+/// The tuning of one scan. `Base` supplies threads, look-back knobs and an optional items
+/// override (scan_tuning_base by default; the bench passes variants to compare configurations).
+template <class In, class Acc, class Out, class Base = scan_tuning_base>
+struct scan_tuning : Base {
+  static constexpr int items =
+      Base::items_override > 0
+          ? Base::items_override
+          : tuning_detail::round_items(tuning_detail::base_items(sizeof(Acc)),
+                                       tuning_detail::lcm(tuning_detail::vector_granule(sizeof(In)),
+                                                          tuning_detail::vector_granule(sizeof(Out))));
+  static constexpr int tile_items = Base::threads * items;
+  static constexpr int windows =
+      Base::lookback_windows > 0 ? Base::lookback_windows : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 ? 2 : 1;
+  static constexpr int min_blocks =
+      Base::min_blocks_override > 0
+          ? Base::min_blocks_override
+          : std::is_arithmetic<Acc>::value && Base::threads == 128 && sizeof(Acc) <= 4 ? 8 : 0;
 };
 
 }  // namespace algo::detail::cuda

@@ -73,14 +73,14 @@ using staged_in_t = std::conditional_t<std::is_trivially_copyable<iter_value_t<I
 template <class OutIt, class Acc>
 using staged_out_t = std::conditional_t<is_raw_pointer_v<OutIt>, std::remove_cv_t<std::remove_pointer_t<OutIt>>, Acc>;
 
-template <class Problem, class Phase>
+template <class Problem, class Phase, class TuningBase = scan_tuning_base>
 struct tile_traits {
   using acc_t = typename Problem::acc_type;
   using in_iterator = typename Problem::in_iterator;
   using out_iterator = typename Problem::out_iterator;
   using in_t = staged_in_t<in_iterator, acc_t>;
   using out_t = staged_out_t<out_iterator, acc_t>;
-  using tuning = scan_tuning<in_t, acc_t, out_t>;
+  using tuning = scan_tuning<in_t, acc_t, out_t, TuningBase>;
   static constexpr int threads = tuning::threads;
   static constexpr int items = tuning::items;
   static constexpr int tile_items = threads * items;
@@ -182,9 +182,9 @@ __global__ void __launch_bounds__(K::threads) single_tile_scan_kernel(Problem p)
   scan_tile<K>(s, p, 0, static_cast<int>(p.n), [&](const typename K::acc_t&) { return p.init; });
 }
 
-template <class Phase, class Problem>
+template <class Phase, class TuningBase = scan_tuning_base, class Problem>
 void launch_single_tile(const Problem& p, cudaStream_t stream) {
-  using K = tile_traits<Problem, Phase>;
+  using K = tile_traits<Problem, Phase, TuningBase>;
   single_tile_scan_kernel<K><<<1, K::threads, 0, stream>>>(p);
   check_launch(p.name, "single_tile_scan_kernel");
 }

@@ -94,6 +94,7 @@ inline constexpr std::size_t tile_state_header = 16;
 template <class T>
 struct packed64_tile_state : tile_tickets {
   static_assert(sizeof(T) <= 4, "");
+  static constexpr bool parallel_loads = true;  // relaxed loads: a poll's loads are all in flight at once
   unsigned long long* words;
 
   static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8; }
@@ -117,6 +118,7 @@ struct packed64_tile_state : tile_tickets {
 template <class T>
 struct packed128_tile_state : tile_tickets {
   static_assert(sizeof(T) <= 8, "");
+  static constexpr bool parallel_loads = true;
   unsigned long long* words;  // pairs: (value, tag)
 
   static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 16; }
@@ -140,6 +142,7 @@ struct packed128_tile_state : tile_tickets {
 template <class T>
 struct split_tile_state : tile_tickets {
   static constexpr int value_words = (sizeof(T) + 3) / 4;
+  static constexpr bool parallel_loads = false;  // acquire loads order everything after them
   unsigned* flags;       // [tiles]
   unsigned* aggregates;  // [tiles][value_words]
   unsigned* inclusives;  // [tiles][value_words]
