@@ -11,9 +11,11 @@
 //                                kernel otherwise)
 //   algo::cuda                   the default policy (= fast)
 //   fast variant: ...            the fast strategy with other tuning constants (transpose_tuning):
-//                                evict-first stores; 8 KB tiles of 128 threads; and, for shapes with
-//                                odd leading dimensions, the unaligned path with 32-byte output
-//                                alignment or with taller tiles. To pick defaults from one run.
+//                                evict-first stores; 8 KB tiles of 128 threads; for aligned 4- and
+//                                8-byte shapes the register pipeline instead of the cp.async ring, and
+//                                a ring of 2 tiles instead of 3; for shapes with odd leading
+//                                dimensions, the unaligned path with 16-byte output alignment (instead
+//                                of 32) or with taller tiles. To pick defaults from one run.
 //
 // GB/s counts bytes read + written (2 * rows * cols * sizeof(T)); "x base" is baseline time / this
 // time. After timing, the default policy's output is compared with algo::cub's (a line says if not).
@@ -79,8 +81,14 @@ struct tune_8k : transpose_tuning {
   static constexpr int fast_min_blocks = 8;
   static constexpr int unaligned_min_blocks = 4;
 };
-struct tune_align32 : transpose_tuning {
-  static constexpr int unaligned_align_bytes = 32;
+struct tune_regs : transpose_tuning {  // aligned 4/8/16-byte elements: the first run's register pipeline
+  static constexpr int fast_async_stages = 0;
+};
+struct tune_ring2 : transpose_tuning {  // a cp.async ring of 2 tiles (1 in flight while 1 drains)
+  static constexpr int fast_async_stages = 2;
+};
+struct tune_align16 : transpose_tuning {  // the first run's unaligned default
+  static constexpr int unaligned_align_bytes = 16;
 };
 struct tune_tall : transpose_tuning {
   static constexpr int unaligned_rows(int e) { return e == 1 ? 256 : e == 8 ? 64 : 128; }
@@ -145,11 +153,16 @@ void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t r
     add(std::string("fast variant: ") + name,
         median_ms(opt, [&](int r) { fast_variant<Tuning>(in[r], rows, cols, out[r]); }));
   };
+  const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
+  const bool tiles = rows > 1 && cols > 1;
   variant(tune_evict_first{}, "evict-first stores");
   variant(tune_8k{}, "8 KB tiles, 128 threads");
-  const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
-  if (odd && rows > 1 && cols > 1) {
-    variant(tune_align32{}, "unaligned, 32-byte output alignment");
+  if (!odd && tiles && sizeof(T) >= 4) {
+    variant(tune_regs{}, "aligned, register pipeline (no cp.async)");
+    variant(tune_ring2{}, "aligned, cp.async ring of 2 tiles");
+  }
+  if (odd && tiles) {
+    variant(tune_align16{}, "unaligned, 16-byte output alignment");
     variant(tune_tall{}, "unaligned, tall tiles (128x32 for f32)");
   }
 

@@ -17,3 +17,44 @@ TEST_CASE("cuda transpose: float, 4097 x 513, 8191 x 8193, against the host and 
 TEST_CASE("cuda transpose: float, 67108864 x 1, 1 x 67108864, 2097120 x 32, 32 x 2097120", "[cuda][transpose][big]") {
   check_strategies<float>({{67108864, 1}, {1, 67108864}, {2097120, 32}, {32, 2097120}}, 32);
 }
+
+// The fast strategy under the tuning variants the bench times (bench/transpose.cuh): the register
+// pipeline instead of the cp.async ring, a ring of 2 tiles, 16-byte output alignment on odd shapes.
+namespace {
+using algo::detail::cuda::transpose_kernels::transpose_tuning;
+struct tune_regs : transpose_tuning {
+  static constexpr int fast_async_stages = 0;
+};
+struct tune_ring2 : transpose_tuning {
+  static constexpr int fast_async_stages = 2;
+};
+struct tune_align16 : transpose_tuning {
+  static constexpr int unaligned_align_bytes = 16;
+};
+
+template <class Tuning>
+void check_fast_variant(const char* name) {
+  namespace kernels = algo::detail::cuda::transpose_kernels;
+  const shape_list shapes = {{31, 33}, {64, 64}, {65, 63}, {3000, 32}, {32, 3000}, {1024, 2048}, {4097, 513}, {700, 1300}};
+  for (auto [rows, cols] : shapes) {
+    INFO("fast variant " << name << ", float " << rows << " x " << cols);
+    const std::int64_t n = rows * cols;
+    const auto s = algo::detail::transpose_shape::dense(rows, cols);
+    const std::vector<float> h_in = random_vector<float>(n, static_cast<std::uint64_t>(rows * 7 + cols));
+    std::vector<float> want = poisoned_vector<float>(n);
+    reference_transpose(h_in.data(), want.data(), s);
+    device_buffer<float> d_in(n), d_out(n);
+    d_in.upload(h_in);
+    d_out.poison();
+    kernels::fast<4, Tuning>(nullptr, reinterpret_cast<const std::uint32_t*>(d_in.ptr),
+                             reinterpret_cast<std::uint32_t*>(d_out.ptr), s);
+    require_same(d_out.download(), want, s);
+  }
+}
+}  // namespace
+
+TEST_CASE("cuda transpose: float, fast strategy under the bench's tuning variants", "[cuda][transpose]") {
+  check_fast_variant<tune_regs>("register pipeline");
+  check_fast_variant<tune_ring2>("cp.async ring of 2");
+  check_fast_variant<tune_align16>("16-byte output alignment");
+}

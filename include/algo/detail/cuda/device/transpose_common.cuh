@@ -34,11 +34,16 @@ struct transpose_tuning {
   // fast: CTAs per SM the register allocation must allow (__launch_bounds__), aligned / unaligned
   static constexpr int fast_min_blocks = 4;
   static constexpr int unaligned_min_blocks = 3;
+  // fast, 16-byte aligned rows of 4-, 8- and 16-byte elements: tiles loaded straight into shared
+  // memory by cp.async through a ring of fast_async_stages tiles (stages - 1 tiles of loads in
+  // flight per CTA while one drains); 0 = the register pipeline (load, stage, drain) as for 1- and
+  // 2-byte elements. stages * fast_tile_bytes must stay within 48 KB (static shared memory).
+  static constexpr int fast_async_stages = 3;
   // fast, rows or columns not 16-byte aligned: tile rows x columns per element size (1, 2, 4, 8 B),
   // and the boundary (16 or 32 bytes) each output row's piece is shifted to
   static constexpr int unaligned_rows(int e) { return e == 1 ? 128 : e == 8 ? 32 : 64; }
   static constexpr int unaligned_cols(int e) { return e == 1 ? 32 : 64; }
-  static constexpr int unaligned_align_bytes = 16;
+  static constexpr int unaligned_align_bytes = 32;
   // degenerate shapes (1 x n, n x 1): a flat copy, vectors_per_thread 16-byte vectors per thread
   static constexpr int copy_threads = 256;
   static constexpr int copy_vectors_per_thread = 4;
@@ -209,6 +214,33 @@ ALGO_HD void store16(void* p, const uint4& v) {
   }
 #else
   *static_cast<uint4*>(p) = v;
+#endif
+}
+
+/// cp.async of one 16-byte vector (global, 16-byte aligned) into shared memory: `bytes` (0 < bytes
+/// <= 16) are read, the rest of the 16 is zero-filled. Completion: async_commit / async_wait, then a
+/// barrier before other threads read it. On the host (index checks) a plain copy.
+ALGO_HD inline void copy_async16(void* smem, const void* gmem, int bytes) {
+#if ALGO_DEVICE_PASS
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(gmem), "r"(bytes) : "memory");
+#else
+  unsigned char* d = static_cast<unsigned char*>(smem);
+  const unsigned char* g = static_cast<const unsigned char*>(gmem);
+  for (int k = 0; k < 16; ++k) d[k] = k < bytes ? g[k] : 0;
+#endif
+}
+/// Closes this thread's group of cp.async copies issued since the last commit (maybe none).
+ALGO_HD inline void async_commit() {
+#if ALGO_DEVICE_PASS
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+/// Waits until at most `Pending` of this thread's most recent groups are still in flight.
+template <int Pending>
+ALGO_HD void async_wait() {
+#if ALGO_DEVICE_PASS
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
 #endif
 }
 

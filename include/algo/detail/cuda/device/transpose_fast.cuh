@@ -20,6 +20,17 @@
 //
 // A thread reaches stage(i + 2) (buffer i % 2 again) only after barrier i + 1, which every thread
 // passes only after finishing drain(i): the buffer is free.
+//
+// Aligned 4-, 8- and 16-byte elements (Tuning::fast_async_stages = S > 0) run fast_async_kernel
+// instead: cp.async copies each tile straight into a ring of S shared tiles, so S - 1 tiles of loads
+// are in flight per CTA and none of them waits in registers for a barrier (the register pipeline has
+// one tile in flight, and the whole CTA waits for its slowest load before the next tile's loads go):
+//
+//     load_async(tiles 0 .. S-2), one commit group each
+//     loop i:  wait until tile i's group is complete (S - 2 younger groups may still fly)
+//              barrier                        (tile i visible to all; drain(i - 1) done by all)
+//              load_async(tile i + S - 1)     into slot (i - 1) % S, freed by that barrier
+//              drain(tile i)                  slot i % S -> global
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -60,14 +71,51 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks) fast_kernel
   }
 }
 
-/// One CTA per resident slot of the GPU (occupancy of this kernel, asked once), at most one per tile.
-template <class Agent>
-void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
+template <class Agent, int Stages>
+__global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
+    fast_async_kernel(const __grid_constant__ Agent agent) {
+  static_assert(Stages >= 2, "a ring of at least two tiles");
+  __shared__ typename Agent::smem_t ring[Stages];
+  const int tid = threadIdx.x;
+  const std::int64_t total = agent.grid.total, step = gridDim.x;
+  std::int64_t t = blockIdx.x;
+  if (t >= total) return;
+  // ---- prologue: the CTA's first Stages - 1 tiles, one group each (empty past the end) ----
+#pragma unroll
+  for (int k = 0; k < Stages - 1; ++k) {
+    const std::int64_t ahead = t + k * step;
+    if (ahead < total) agent.load_async(agent.grid.locate(ahead), tid, ring[k]);
+    async_commit();
+  }
+  // ---- steady state: one group committed per tile, so "Stages - 2 pending" means tile i landed ----
+  int slot = 0;  // i % Stages
+  for (; t < total; t += step) {
+    async_wait<Stages - 2>();
+    __syncthreads();
+    const std::int64_t ahead = t + (Stages - 1) * step;
+    const int free_slot = slot == 0 ? Stages - 1 : slot - 1;
+    if (ahead < total) agent.load_async(agent.grid.locate(ahead), tid, ring[free_slot]);
+    async_commit();
+    agent.drain(agent.grid.locate(t), tid, ring[slot]);
+    slot = slot == Stages - 1 ? 0 : slot + 1;
+  }
+  async_wait<0>();  // nothing is left in flight (every group past the end is empty)
+}
+
+/// One CTA per resident slot of the GPU (occupancy of `Kernel`, asked once per kernel), at most one
+/// per tile.
+template <auto Kernel, bool MaxShared, class Agent>
+void launch_persistent(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int threads = Agent::threads;
   if (agent.grid.total == 0) return;
   static const int per_sm = [] {
+    if constexpr (MaxShared) {  // a hint: let the L1 / shared split favour shared memory (ring kernels)
+      if (cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) !=
+          cudaSuccess)
+        (void)cudaGetLastError();
+    }
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fast_kernel<Agent>, threads, 0) != cudaSuccess) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0) != cudaSuccess) {
       (void)cudaGetLastError();
       blocks = 1;
     }
@@ -75,8 +123,21 @@ void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
   }();
   std::int64_t blocks = std::int64_t(current_device_info().sm_count) * per_sm;
   if (blocks > agent.grid.total) blocks = agent.grid.total;
-  fast_kernel<Agent><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(agent);
+  constexpr auto kernel = Kernel;
+  kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(agent);
   check_launch("transpose", name);
+}
+
+/// The register pipeline (fast_kernel) or, where the agent and the tuning allow, the cp.async ring.
+template <class Tuning, class Agent>
+void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
+  constexpr int stages = Tuning::fast_async_stages;
+  if constexpr (Agent::async_capable && stages >= 2) {
+    static_assert(stages * Tuning::fast_tile_bytes <= 48 * 1024, "the ring is static shared memory");
+    launch_persistent<fast_async_kernel<Agent, stages>, true>(agent, stream, name);
+  } else {
+    launch_persistent<fast_kernel<Agent>, false>(agent, stream, name);
+  }
 }
 
 /// Rows, row pitches and batch strides all 16-byte aligned (the aligned agent's requirement).
@@ -103,9 +164,9 @@ void fast(cudaStream_t stream, const word_t<E>* in, word_t<E>* out, const transp
   }
   // ---- tiles ----
   if (rows_aligned16(in, out, s, E))
-    return launch_fast(aligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<aligned>");
+    return launch_fast<Tuning>(aligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<aligned>");
   if constexpr (E < 16) {
-    launch_fast(unaligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<unaligned>");
+    launch_fast<Tuning>(unaligned_agent<E, Tuning>::make(in, out, s), stream, "fast_kernel<unaligned>");
   } else {
     tiled<true>(stream, in, out, s);  // 16-byte words are 16-byte aligned: not reached
   }

@@ -12,6 +12,9 @@
 //   drain   each lane gathers V words of one word column (V shared loads of 4, 8 or 16 bytes) into a
 //           16-byte vector and stores it to the output
 //
+// For P == 1 (4-, 8-, 16-byte elements) load + stage is also offered as one phase, load_async: each
+// vector goes by cp.async straight to its swizzled chunk (fast_async_kernel keeps a ring of tiles).
+//
 // Shared memory is addressed in 16-byte chunks, XOR-swizzled inside each group of 8 chunks of a word
 // row (no padding): chunk cc of word row a lives at a * chunks_per_row + (cc ^ t(cc) ^ u(a)) with
 //   u(a)  = (a / V) & 7            the 8 lanes of a drain wavefront (8 consecutive output vectors of
@@ -129,6 +132,36 @@ struct aligned_agent {
 #pragma unroll 1  // edge vectors only: keep them out of the register budget
     for (int e = 0; e < avail; ++e) vector_set<E>(v, e, src[e]);
     return v;
+  }
+
+  // ---- phase 1+2 for P == 1: load_async (global -> shared memory by cp.async, no registers) ------
+  /// The same vectors to the same swizzled chunks as load + stage, copied by the async copy unit:
+  /// the loads of several tiles can be in flight without holding registers (fast_async_kernel).
+  /// Vectors outside the matrix are skipped (their chunks are never drained), vectors crossing the
+  /// right edge copy only the elements inside and zero-fill the rest.
+  static constexpr bool async_capable = P == 1;
+  ALGO_HD void load_async(const block_grid::block& t, int tid, smem_t& sm) const {
+    if (full(t)) load_async_tile<true>(t, tid, sm);
+    else load_async_tile<false>(t, tid, sm);
+  }
+
+  template <bool Whole>
+  ALGO_HD void load_async_tile(const block_grid::block& t, int tid, smem_t& sm) const {
+    static_assert(P == 1, "1- and 2-byte elements are transposed in registers on the way");
+    const int a0 = tid >> log_vr, j = tid & ((1 << log_vr) - 1), a_step = threads >> log_vr;
+    const std::int64_t col = t.c0 + std::int64_t(j) * EV, avail = s.cols - col;
+    const std::int64_t row0 = t.r0 + a0;
+    const W* src = in + t.b * s.stride_in + row0 * s.ld_in + col;
+    const std::int64_t task_step = std::int64_t(a_step) * s.ld_in;
+#pragma unroll
+    for (int i = 0; i < tasks; ++i) {
+      uint4* dst = &sm.chunk[chunk_of(a0 + i * a_step, j)];
+      if constexpr (Whole) {
+        copy_async16(dst, src + i * task_step, 16);
+      } else if (row0 + std::int64_t(a_step) * i < s.rows && avail > 0) {
+        copy_async16(dst, src + i * task_step, avail >= EV ? 16 : static_cast<int>(avail) * E);
+      }
+    }
   }
 
   // ---- phase 2: stage (registers -> shared memory, transposed in registers for P > 1) -----------

@@ -55,6 +55,8 @@ struct unaligned_agent {
   static_assert(VPR % 8 == 0 && (TC / 4) * (VPR / 8) == ND * warps, "drain: warp tasks split evenly");
   static_assert((A == 16 || A == 32) && (TR * E) % A == 0, "tile rows keep the alignment of every output row");
 
+  static constexpr bool async_capable = false;  // element loads: the register pipeline only
+
   using W = word_t<E>;
   struct regs_t {
     W v[NL];
