@@ -103,7 +103,7 @@ TEST_CASE("par's look-back folds the tiles whose owner is late, in order", "[sca
     st[2].aggregate.emplace(fold_tiles(2, 3));
     st[2].state = status_t::aggregate_ready;
     // tile 3, 4: nothing published
-    const auto got = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, seed, stop);
+    const auto got = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, seed, true, stop);
     REQUIRE(got.has_value());
     CHECK(*got == op(init, fold_tiles(0, 5)));
     // the late tiles were claimed and their aggregates published for the next look-back
@@ -124,27 +124,61 @@ TEST_CASE("par's look-back folds the tiles whose owner is late, in order", "[sca
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       st[1].publish_aggregate(fold_tiles(1, 2));
     });
-    const auto got = algo::detail::host::look_back(st.get(), 2, in.begin(), n, op, seed, stop);
+    const auto got = algo::detail::host::look_back(st.get(), 2, in.begin(), n, op, seed, true, stop);
     other.join();
     REQUIRE(got.has_value());
     CHECK(*got == op(init, fold_tiles(0, 2)));
+  }
+  SECTION("when the output cannot overlap the input, a tile claimed by a stuck thread is folded here") {
+    std::unique_ptr<status_t[]> st(new status_t[tiles]);
+    REQUIRE(st[2].try_claim());  // held, never published (its holder lost its core)
+    const auto got = algo::detail::host::look_back(st.get(), 4, in.begin(), n, op, seed, false, stop);
+    REQUIRE(got.has_value());
+    CHECK(*got == op(init, fold_tiles(0, 4)));
+    CHECK(st[2].load() == status_t::claimed);  // left to its holder
+  }
+  SECTION("a late aggregate does not hide a published inclusive prefix") {
+    std::unique_ptr<status_t[]> st(new status_t[tiles]);
+    REQUIRE(st[0].try_claim());
+    st[0].publish_inclusive(op(init, fold_tiles(0, 1)));  // the owner, in a single pass
+    st[0].publish_aggregate(fold_tiles(0, 1));            // the claim holder, later
+    CHECK(st[0].load() == status_t::inclusive_ready);
+    st[0].release_claim();
+    CHECK(st[0].load() == status_t::inclusive_ready);
   }
   SECTION("with nothing published the walk reaches the start and adds init") {
     std::unique_ptr<status_t[]> st(new status_t[tiles]);
     st[3].aggregate.emplace(fold_tiles(3, 4));
     st[3].state = status_t::aggregate_ready;
-    const auto got = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, seed, stop);
+    const auto got = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, seed, true, stop);
     REQUIRE(got.has_value());
     CHECK(*got == op(init, fold_tiles(0, 5)));
-    const auto got_no_init = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, none, stop);
+    const auto got_no_init = algo::detail::host::look_back(st.get(), 5, in.begin(), n, op, none, true, stop);
     REQUIRE(got_no_init.has_value());
     CHECK(*got_no_init == fold_tiles(0, 5));
   }
   SECTION("the first tile has no prefix without init") {
     std::unique_ptr<status_t[]> st(new status_t[tiles]);
-    CHECK_FALSE(algo::detail::host::look_back(st.get(), 0, in.begin(), n, op, none, stop).has_value());
-    const auto got = algo::detail::host::look_back(st.get(), 0, in.begin(), n, op, seed, stop);
+    CHECK_FALSE(algo::detail::host::look_back(st.get(), 0, in.begin(), n, op, none, true, stop).has_value());
+    const auto got = algo::detail::host::look_back(st.get(), 0, in.begin(), n, op, seed, true, stop);
     REQUIRE(got.has_value());
     CHECK(*got == init);
   }
+}
+
+TEST_CASE("par's scan knows when the output may overlap the input", "[scan][lookback]") {
+  using algo::detail::host::may_overlap;
+  std::vector<std::int32_t> a(100), b(100);
+  const std::vector<std::int32_t>& ca = a;
+  CHECK(may_overlap(a.data(), a.data(), 100));
+  CHECK(may_overlap(a.data() + 10, a.data(), 100));
+  CHECK_FALSE(may_overlap(a.data(), b.data(), 100));
+  CHECK(may_overlap(ca.begin(), a.begin(), 100));
+  CHECK_FALSE(may_overlap(ca.begin(), b.begin(), 100));
+  CHECK_FALSE(may_overlap(a.data(), a.data() + 50, 50));  // adjacent
+  CHECK_FALSE(may_overlap(counting_iterator(0), a.data(), 100));  // computed elements
+  std::vector<mat2i> m(4);
+  CHECK(may_overlap(m.begin(), m.begin(), 4));  // not checked: assumed
+  const std::list<std::int32_t> l(3);
+  CHECK(may_overlap(l.begin(), a.begin(), 3));
 }

@@ -18,8 +18,9 @@
 //                           prefix.
 //              Memory sees about one read and one write per element; nothing is reordered. A
 //              thread alone (the others descheduled) does the single pass, as algo::seq would.
-//              Waits are only for a thread that holds a claim on a tile (folding it, or scanning
-//              it in a single pass), never for a tile's owner to be scheduled.
+//              A thread waits for another only when the output may overlap the input (in place)
+//              and that thread holds a claim on a tile (folding it, or scanning it in a single
+//              pass); never for a tile's owner to be scheduled.
 //   transpose  square blocks of tiles, taken from the counter.
 #pragma once
 
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -37,6 +39,7 @@
 #  include <omp.h>
 #endif
 
+#include "../validate.hpp"
 #include "seq.hpp"
 
 namespace algo::detail::host {
@@ -103,11 +106,12 @@ void spin_until(Ready ready, const std::atomic<bool>& stop) {
   }
 }
 
-/// What a tile of the scan has published. The aggregate is written by whoever claims the tile
-/// first: its owner after its phase 1, or a thread whose look-back found the owner late. The
-/// owner writes no output before the tile's aggregate is published or while it holds the claim
-/// itself (single pass: it then publishes the inclusive prefix directly), so nobody reads a tile
-/// while it is being overwritten (in-place scans).
+/// What a tile of the scan has published. Only the holder of the tile's claim writes `aggregate`:
+/// its owner after phase 1, or a look-back that found the owner late; `inclusive` only its owner.
+/// When the output may overlap the input (an in-place scan, or iterators whose overlap cannot be
+/// checked), a tile is read by others only under a claim, its owner writes no output while
+/// another thread holds one, and a single pass holds the owner's own claim while it writes; when
+/// they cannot overlap, nobody waits for a claim: a look-back folds a claimed tile itself.
 template <class Acc>
 struct alignas(64) scan_tile_status {
   enum : int { nothing = 0, claimed = 1, aggregate_ready = 2, inclusive_ready = 3 };
@@ -115,17 +119,23 @@ struct alignas(64) scan_tile_status {
   std::optional<Acc> aggregate;  // op-fold of the tile's elements
   std::optional<Acc> inclusive;  // the prefix through the tile's last element (with init)
 
+  int load() const { return state.load(std::memory_order_acquire); }
   bool try_claim() {
     int expected = nothing;
     return state.compare_exchange_strong(expected, claimed, std::memory_order_acq_rel);
   }
-  int load() const { return state.load(std::memory_order_acquire); }
-  /// The claim holder publishes the aggregate.
+  /// The claim holder publishes the aggregate (unless the owner has published more meanwhile).
   void publish_aggregate(Acc a) {
     aggregate.emplace(std::move(a));
-    state.store(aggregate_ready, std::memory_order_release);
+    int expected = claimed;
+    state.compare_exchange_strong(expected, aggregate_ready, std::memory_order_release, std::memory_order_relaxed);
   }
-  /// The owner publishes the inclusive prefix (after the aggregate).
+  /// The claim holder gives the claim back (its fold threw).
+  void release_claim() {
+    int expected = claimed;
+    state.compare_exchange_strong(expected, nothing, std::memory_order_release, std::memory_order_relaxed);
+  }
+  /// The owner publishes the inclusive prefix.
   void publish_inclusive(Acc a) {
     inclusive.emplace(std::move(a));
     state.store(inclusive_ready, std::memory_order_release);
@@ -138,42 +148,66 @@ struct alignas(64) scan_tile_status {
   }
 };
 
-/// Folds tile j under a claim: publishes its aggregate, or gives the claim back if op throws.
+/// Folds a tile under a claim: publishes its aggregate, or gives the claim back if op throws.
 template <class Acc, class InIt, class Op>
-Acc fold_claimed(scan_tile_status<Acc>& st, InIt first, std::int64_t b0, std::int64_t len, Op op) {
+Acc fold_claimed(scan_tile_status<Acc>& st, InIt first, std::int64_t len, Op op) {
   std::optional<Acc> a;
   try {
-    a.emplace(fold_nonempty<Acc>(first + b0, len, op));
+    a.emplace(fold_nonempty<Acc>(first, len, op));
   } catch (...) {
-    st.state.store(st.nothing, std::memory_order_release);
+    st.release_claim();
     throw;
   }
   st.publish_aggregate(*a);
   return std::move(*a);
 }
 
+/// Whether a scan's output may overlap its input: checked by address for pointers and vector
+/// iterators; impossible when the input's elements are computed (its reference is not an lvalue:
+/// transform, counting iterators); assumed otherwise.
+template <class InIt, class OutIt>
+bool may_overlap(InIt first, OutIt out, std::int64_t n) {
+  if constexpr (!std::is_lvalue_reference<typename std::iterator_traits<InIt>::reference>::value) {
+    return false;
+  } else if constexpr ((std::is_pointer<InIt>::value || is_vector_iterator<InIt>::value) &&
+                       (std::is_pointer<OutIt>::value || is_vector_iterator<OutIt>::value)) {
+    return ranges_overlap(&*first, n, &*out, n);
+  } else {
+    return true;
+  }
+}
+
 /// The exclusive prefix of tile i: op-fold of init (if any) and tiles 0 .. i-1, in order. Walks
 /// back from tile i-1, combining aggregates, until a tile has published its inclusive prefix. A
-/// tile with nothing published after a short spin is claimed and folded here.
+/// tile with nothing published after a short spin is claimed and folded here; one claimed by
+/// another thread is waited for, or, when the output cannot overlap the input, folded here too.
 template <class Acc, class InIt, class Op>
 std::optional<Acc> look_back(scan_tile_status<Acc>* status, std::int64_t i, InIt first, std::int64_t n, Op op,
-                             const std::optional<Acc>& init, const std::atomic<bool>& stop) {
+                             const std::optional<Acc>& init, bool may_alias, const std::atomic<bool>& stop) {
   constexpr std::int64_t T = tuning::scan_tile;
   std::optional<Acc> suffix;  // tiles j+1 .. i-1, combined in order
   auto prepend = [&](const Acc& a) { suffix = suffix ? static_cast<Acc>(op(a, *suffix)) : a; };
   for (std::int64_t j = i - 1; j >= 0; --j) {
     auto& st = status[j];
+    const InIt tile = first + j * T;
+    const std::int64_t len = std::min(T, n - j * T);
     int s = st.load();
-    for (int spin = 0; s == st.nothing && spin < tuning::lookback_spins; ++spin) {
+    for (int spin = 0; s < st.aggregate_ready && spin < tuning::lookback_spins; ++spin) {
       cpu_relax();
       s = st.load();
     }
-    if (s == st.nothing && st.try_claim()) {  // the owner is late: fold its tile here
-      const std::int64_t b0 = j * T;
-      prepend(fold_claimed(st, first, b0, std::min(T, n - b0), op));
+    if (s < st.aggregate_ready && st.try_claim()) {  // the owner is late: fold its tile here
+      prepend(fold_claimed(st, tile, len, op));
       continue;
     }
-    if (s < st.aggregate_ready) s = st.wait_ready(stop);  // someone is folding it
+    s = st.load();
+    if (s < st.aggregate_ready) {  // another thread holds the claim
+      if (!may_alias) {
+        prepend(fold_nonempty<Acc>(tile, len, op));
+        continue;
+      }
+      s = st.wait_ready(stop);
+    }
     if (s == st.inclusive_ready) {
       prepend(*st.inclusive);
       return suffix;
@@ -207,6 +241,7 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
     std::unique_ptr<status_t[]> status(new status_t[tiles]);
     host::tile_counter counter;
     const bool stream = host::should_stream<OutIt>(n);
+    const bool may_alias = host::may_overlap(first, out, n);
 
     host::run_team(threads, [&](const std::atomic<bool>& stop) {
       for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
@@ -215,20 +250,22 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
         InIt in = first + b0;
         OutIt o = out + b0;
         // single pass: when the prefix is already known (the first tile, or the previous tile is
-        // done: this thread is ahead of the others, or alone on a busy machine), scan at once,
-        // holding the claim so that no look-back reads the tile while it is overwritten
-        if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && st.try_claim()) {
+        // done: this thread is ahead of the others, or alone on a busy machine), scan at once
+        // (holding the claim if the output may overlap the input, so that no look-back reads the
+        // tile while it is overwritten)
+        if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && (!may_alias || st.try_claim())) {
           const std::optional<Acc> prefix = i == 0 ? seed : status[i - 1].inclusive;
           st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
           continue;
         }
         // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
-        // (unless a look-back got there first: then wait until it has read the tile)
-        Acc aggregate = host::fold_nonempty<Acc>(first + b0, len, op);
+        // (unless a look-back got there first: then, if the output may overlap the input, wait
+        // until it has read the tile)
+        Acc aggregate = host::fold_nonempty<Acc>(in, len, op);
         if (st.try_claim()) st.publish_aggregate(std::move(aggregate));
-        else st.wait_ready(stop);
+        else if (may_alias) st.wait_ready(stop);
         // look-back: the exclusive prefix of this tile
-        const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, stop);
+        const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, may_alias, stop);
         // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
         st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
       }
