@@ -8,8 +8,9 @@
 //   algo::cub               the library's CUB policy
 //   algo::cuda              the default in-house policy (decoupled look-back, shuffle warp scans)
 //   algo::cuda <strategy>/<warp phase>   every strategy x warp phase
-//   algo::cuda lookback <variant>        look-back tunings (arithmetic sums): W=1/2/4 windows of 32
-//                                        predecessors per poll, 256-thread tiles
+//   algo::cuda lookback <variant>        look-back tunings (arithmetic sums): the first runs' polling
+//                                        (no delays), adjacent status words (spread 1), 2 windows
+//                                        of 32 predecessors per poll, 256-thread tiles
 // Bytes = read + written (2 n sizeof(T)). Inputs rotate through bench::rotating_buffers.
 #pragma once
 
@@ -141,15 +142,18 @@ void time_strategies(const options& opt, report& rep, const Buffers& in, T* out,
 
 // ---- look-back tuning variants (arithmetic sums only) ------------------------------------------------
 /// Tunings compared with the default in "algo::cuda lookback <variant>" rows (see bench/NOTES.md,
-/// Scan): the look-back's windows per poll, and 256-thread tiles.
-struct lookback_w1 : algo::detail::cuda::scan_tuning_base {  // the first GPU run's look-back
-  static constexpr int lookback_windows = 1;
+/// Scan): the polling of the first runs (no initial delay, 32..512 ns), adjacent status words,
+/// windows of 32 predecessors per poll, 256-thread tiles.
+struct lookback_no_delays : algo::detail::cuda::scan_tuning_base {
+  static constexpr unsigned lookback_initial_delay_ns = 0;
+  static constexpr unsigned lookback_first_sleep_ns = 32;
+  static constexpr unsigned lookback_max_sleep_ns = 512;
+};
+struct lookback_spread1 : algo::detail::cuda::scan_tuning_base {
+  static constexpr int tile_state_spread = 1;
 };
 struct lookback_w2 : algo::detail::cuda::scan_tuning_base {
   static constexpr int lookback_windows = 2;
-};
-struct lookback_w4 : algo::detail::cuda::scan_tuning_base {
-  static constexpr int lookback_windows = 4;
 };
 struct lookback_t256 : algo::detail::cuda::scan_tuning_base {
   static constexpr int threads = 256;
@@ -172,9 +176,9 @@ void time_lookback_variant(const options& opt, report& rep, const Buffers& in, T
 template <class T, class Op, class Buffers>
 void time_lookback_variants(const options& opt, report& rep, const Buffers& in, T* out, std::int64_t n) {
   if constexpr (std::is_same<Op, sum>::value) {
-    time_lookback_variant<T, lookback_w1>(opt, rep, in, out, n, "algo::cuda lookback W=1");
+    time_lookback_variant<T, lookback_no_delays>(opt, rep, in, out, n, "algo::cuda lookback no delays");
+    time_lookback_variant<T, lookback_spread1>(opt, rep, in, out, n, "algo::cuda lookback spread 1");
     time_lookback_variant<T, lookback_w2>(opt, rep, in, out, n, "algo::cuda lookback W=2");
-    time_lookback_variant<T, lookback_w4>(opt, rep, in, out, n, "algo::cuda lookback W=4");
     time_lookback_variant<T, lookback_t256>(opt, rep, in, out, n, "algo::cuda lookback 256 threads");
   }
 }

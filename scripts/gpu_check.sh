@@ -5,6 +5,7 @@
 #   scripts/gpu_check.sh sanitize  compute-sanitizer memcheck/racecheck/synccheck over the device
 #                                  tests at small sizes (ALGO_TEST_SMALL=1), then the full bench
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
+#   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
 # Logs, the CTest summary and the bench CSV go to $OUT (./out without the device tool).
 set -u
 OUT=${OUT:-$PWD/out}
@@ -34,6 +35,21 @@ sanitize)
   done
   timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
   echo "bench rc $?"
+  ;;
+sweep)
+  # the look-back tuning sweep (bench/scan_sweep.cu) and an ncu summary of ours and CUB's scan kernel
+  algo_configure -DALGO_BUILD_TESTS=OFF -DALGO_BUILD_EXAMPLES=OFF >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+  timeout "${BUILD_LIMIT:-300}" ninja -C "$ALGO_BUILD_DIR" scan_sweep >"$OUT/build.log" 2>&1 || tail -30 "$OUT/build.log"
+  timeout "${BENCH_LIMIT:-200}" "$ALGO_BUILD_DIR/bench/scan_sweep" --csv "$OUT/scan_sweep.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/scan_sweep.log" 2>&1
+  echo "sweep rc $?"; sed -n '/^algorithm/,$p' "$OUT/scan_sweep.log"
+  if [ -n "${NCU:-}" ]; then
+    for k in decoupled_lookback_kernel DeviceScanKernel decoupled_lookback_persistent_kernel; do
+      timeout 120 ncu --clock-control none -k "regex:$k" -c 1 --section SpeedOfLight --section Occupancy \
+        --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
+        "$ALGO_BUILD_DIR/bench/scan_sweep" --min-log2 28 --max-log2 28 --reps 1 --csv /dev/null >"$OUT/ncu_$k.txt" 2>&1
+      echo "ncu $k rc $?"
+    done
+  fi
   ;;
 large)
   timeout "${TEST_LIMIT:-500}" ctest --test-dir "$ALGO_BUILD_DIR" -L large --output-on-failure >"$OUT/large.log" 2>&1

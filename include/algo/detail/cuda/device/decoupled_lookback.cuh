@@ -53,6 +53,12 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
     return init;
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+  if constexpr (Tuning::timing_skip_lookback) {  // timing experiment (scan_config.cuh): wrong prefix
+    return some(aggregate);
+  }
+  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
+    if (gridDim.x >= Tuning::lookback_delay_min_tiles) __nanosleep(Tuning::lookback_initial_delay_ns);
+  }
 
   Acc exclusive{};
   bool have = false;
@@ -69,8 +75,10 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
         k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
         const unsigned needed = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);  // the lanes above k
         if ((empty_lanes & needed) == 0) break;
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+        if constexpr (Tuning::lookback_first_sleep_ns > 0) {
+          __nanosleep(sleep_ns);
+          sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+        }
       }
       // Fold lanes k..31 (the whole window when it holds no inclusive prefix), left to right.
       const int first = k < 0 ? 0 : k;
@@ -109,8 +117,10 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
           }
         }
         if (!wait) break;
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+        if constexpr (Tuning::lookback_first_sleep_ns > 0) {
+          __nanosleep(sleep_ns);
+          sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+        }
       }
       // Fold windows 0 .. nearest (all W when none holds an inclusive prefix), each from its first
       // needed lane to lane 31; older windows go on the left.
@@ -139,13 +149,18 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
   __shared__ int ticket;
 
   // ---- ticket ----------------------------------------------------------------------------------------
-  if (threadIdx.x == 0) {
-    const int t = state.take();
-    if (t == num_tiles - 1) state.reset();  // the last ticket: every block has drawn its own
-    ticket = t;
+  int tile;
+  if constexpr (K::tuning::ticket) {
+    if (threadIdx.x == 0) {
+      const int t = state.take();
+      if (t == num_tiles - 1) state.reset();  // the last ticket: every block has drawn its own
+      ticket = t;
+    }
+    __syncthreads();
+    tile = ticket;
+  } else {
+    tile = static_cast<int>(blockIdx.x);  // bench variant: the hardware's dispatch order
   }
-  __syncthreads();
-  const int tile = ticket;
 
   // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
   scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
@@ -161,7 +176,7 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
 template <class Phase, class TuningBase, class Problem>
 void run_lookback_tuned(const Problem& p, cudaStream_t stream) {
   using K = tile_traits<Problem, Phase, TuningBase>;
-  using State = tile_state_for<typename K::acc_t>;
+  using State = tile_state_for<typename K::acc_t, K::tuning::tile_state_spread>;
   const std::int64_t tiles = K::tiles(p.n);
   if (tiles == 0) return;
   if (tiles == 1) return launch_single_tile<Phase, TuningBase>(p, stream);

@@ -5,8 +5,9 @@
 // Acc : the accumulator type the scan runs in (kept in registers, Items of them per thread),
 // Out : the element type a tile is stored as (the output's value type, or Acc for fancy outputs).
 //
-// Items per thread is chosen from sizeof(Acc) so that each thread keeps about 96..128 bytes in
-// flight (CUB's sm_90 tunings keep 96 bytes for 4-byte sums), then rounded up so that
+// Items per thread is chosen from sizeof(Acc) so that each thread keeps about 128 bytes in
+// flight (CUB's sm_90 tunings keep 96 bytes for 4-byte sums; 32 items beat 24 for int32 with the
+// look-back's delays on the H200: 1.06x -> 1.10x CUB at 2^28; f64 stays at 16), then rounded up so that
 // Items * sizeof(In) and Items * sizeof(Out) are multiples of 16 bytes when that costs at most
 // 32 items: the tile then moves as 16-byte vectors.
 #pragma once
@@ -19,16 +20,33 @@ namespace algo::detail::cuda {
 struct scan_tuning_base {
   /// Threads per block (every scan kernel; 4 warps keep __syncthreads cheap and tiles turning over).
   static constexpr int threads = 128;
-  /// Look-back: nanoseconds to sleep between polls of a predecessor that has published nothing
-  /// yet, doubling up to the maximum (keeps spinning warps from flooding L2).
-  static constexpr unsigned lookback_first_sleep_ns = 32;
-  static constexpr unsigned lookback_max_sleep_ns = 512;
+  /// Look-back polling (H200 sweeps of 2026-11-21 in bench/NOTES.md, Scan): the waiting, not the
+  /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
+  /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
+  /// publishes they wait for queue behind them. So, as CUB's sm_90 tunings do:
+  ///   initial delay  warp 0 sleeps this long after publishing its aggregate, before its first
+  ///                  poll (its predecessors' inclusive prefixes are rarely there sooner), when the
+  ///                  grid has at least lookback_delay_min_tiles tiles (smaller grids finish
+  ///                  before the delay would pay off);
+  ///   poll interval  sleep between polls that found a needed predecessor empty, starting at
+  ///                  first and doubling up to max (equal: a fixed interval; 0: spin).
+  /// On the H200 at 2^28 int32 this took the look-back from 0.78x to 0.98x CUB's time ratio
+  /// (no delay, 32..512 ns polls -> 1245 ns + 648 ns polls).
+  static constexpr unsigned lookback_initial_delay_ns = 1245;
+  static constexpr int lookback_delay_min_tiles = 500;
+  static constexpr unsigned lookback_first_sleep_ns = 648;
+  static constexpr unsigned lookback_max_sleep_ns = 648;
+  /// Look-back tile state: packed status words sit this many 8-byte words apart (1: adjacent;
+  /// 4: one per 32-byte sector), spreading a window's polls and the publishes they wait for over
+  /// 4x more L2 sectors and lines (H200, 2^28 int32: 0.98x -> 1.06x CUB).
+  static constexpr int tile_state_spread = 4;
   /// Look-back: windows of 32 predecessors that warp 0 reads per poll (lane l of window w reads
   /// tile - 32 (w + 1) + l; all loads issued before any is used). One window moves the inclusive
   /// prefix "frontier" at most 32 tiles per L2 round trip, which is what bound the first GPU run
   /// (70-84 tiles/us for every type, whatever the tile's bytes); 4 windows lift it 2x for
-  /// 512 B of L2 reads per poll. 0 = chosen below: 2 for arithmetic accumulators of <= 4 bytes,
-  /// else 1 (4 windows make the i32 kernel spill at 64 registers; 2 windows take f64 from 72 to 95
+  /// 512 B of L2 reads per poll. That was with polls every 32..512 ns; with the delays above,
+  /// one window is as fast or faster (fewer L2 reads per poll), so 0 = chosen below = 1 (4
+  /// windows make the i32 kernel spill at 64 registers; 2 windows take f64 from 72 to 95
   /// registers, 7 -> 5 blocks per SM). Layouts whose loads are acquire-ordered (the split state
   /// of large accumulators) read one window per poll whatever this says.
   static constexpr int lookback_windows = 0;
@@ -42,6 +60,14 @@ struct scan_tuning_base {
   static constexpr int min_blocks_override = 0;
   /// two_level: partitions per SM, as a multiple of the blocks one SM holds at once.
   static constexpr int two_level_waves = 1;
+  /// Look-back kernel: where a block's tile index comes from. true: the ticket counter (tiles start
+  /// in index order whatever order blocks are dispatched in: the forward-progress guarantee this
+  /// library gives); false: blockIdx.x, as CUB does (relies on in-order dispatch). Bench variants
+  /// only, to measure what the ticket costs.
+  static constexpr bool ticket = true;
+  /// Timing experiment only, results are WRONG: tiles publish and take no prefix (no polling), to
+  /// measure what the look-back's waiting costs. Bench variants only.
+  static constexpr bool timing_skip_lookback = false;
 };
 
 namespace tuning_detail {
@@ -50,7 +76,7 @@ constexpr std::size_t gcd(std::size_t a, std::size_t b) { return b == 0 ? a : gc
 constexpr int vector_granule(std::size_t bytes) { return static_cast<int>(16 / gcd(bytes, 16)); }
 constexpr int lcm(int a, int b) { return a / static_cast<int>(gcd(a, b)) * b; }
 constexpr int base_items(std::size_t acc_bytes) {
-  return acc_bytes <= 2 ? 32 : acc_bytes <= 4 ? 24 : acc_bytes <= 8 ? 16 : acc_bytes <= 16 ? 8 : acc_bytes <= 32 ? 4 : acc_bytes <= 64 ? 2 : 1;
+  return acc_bytes <= 4 ? 32 : acc_bytes <= 8 ? 16 : acc_bytes <= 16 ? 8 : acc_bytes <= 32 ? 4 : acc_bytes <= 64 ? 2 : 1;
 }
 constexpr int round_items(int items, int granule) {
   const int up = (items + granule - 1) / granule * granule;
@@ -70,7 +96,7 @@ struct scan_tuning : Base {
                                                           tuning_detail::vector_granule(sizeof(Out))));
   static constexpr int tile_items = Base::threads * items;
   static constexpr int windows =
-      Base::lookback_windows > 0 ? Base::lookback_windows : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 ? 2 : 1;
+      Base::lookback_windows > 0 ? Base::lookback_windows : 1;
   static constexpr int min_blocks =
       Base::min_blocks_override > 0
           ? Base::min_blocks_override

@@ -91,13 +91,14 @@ struct tile_tickets {
 inline constexpr std::size_t tile_state_header = 16;
 
 // ---- layouts -------------------------------------------------------------------------------------
-template <class T>
+template <class T, int Spread = 1>
 struct packed64_tile_state : tile_tickets {
   static_assert(sizeof(T) <= 4, "");
+  static_assert(Spread >= 1, "");
   static constexpr bool parallel_loads = true;  // relaxed loads: a poll's loads are all in flight at once
   unsigned long long* words;
 
-  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8; }
+  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8 * Spread; }
   static packed64_tile_state at(void* memory, std::int64_t) {
     auto* base = static_cast<unsigned char*>(memory);
     return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
@@ -105,23 +106,25 @@ struct packed64_tile_state : tile_tickets {
   __device__ __forceinline__ void publish(int tile, unsigned status, const T& v, unsigned epoch) {
     unsigned lo = 0;
     memcpy(&lo, &v, sizeof(T));
-    store_relaxed(words + tile, static_cast<unsigned long long>(status_tag(status, epoch)) << 32 | lo);
+    store_relaxed(words + static_cast<std::size_t>(tile) * Spread,
+                  static_cast<unsigned long long>(status_tag(status, epoch)) << 32 | lo);
   }
   __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
-    const unsigned long long w = load_relaxed(words + tile);
+    const unsigned long long w = load_relaxed(words + static_cast<std::size_t>(tile) * Spread);
     const unsigned lo = static_cast<unsigned>(w);
     memcpy(&v, &lo, sizeof(T));
     return status_in(static_cast<unsigned>(w >> 32), epoch);
   }
 };
 
-template <class T>
+template <class T, int Spread = 1>
 struct packed128_tile_state : tile_tickets {
   static_assert(sizeof(T) <= 8, "");
+  static_assert(Spread >= 1, "");
   static constexpr bool parallel_loads = true;
   unsigned long long* words;  // pairs: (value, tag)
 
-  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 16; }
+  static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 16 * Spread; }
   static packed128_tile_state at(void* memory, std::int64_t) {
     auto* base = static_cast<unsigned char*>(memory);
     return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
@@ -129,11 +132,11 @@ struct packed128_tile_state : tile_tickets {
   __device__ __forceinline__ void publish(int tile, unsigned status, const T& v, unsigned epoch) {
     unsigned long long lo = 0;
     memcpy(&lo, &v, sizeof(T));
-    store_relaxed_128(words + 2 * static_cast<std::size_t>(tile), lo, status_tag(status, epoch));
+    store_relaxed_128(words + 2 * static_cast<std::size_t>(tile) * Spread, lo, status_tag(status, epoch));
   }
   __device__ __forceinline__ unsigned load(int tile, unsigned epoch, T& v) const {
     unsigned long long lo, hi;
-    load_relaxed_128(words + 2 * static_cast<std::size_t>(tile), lo, hi);
+    load_relaxed_128(words + 2 * static_cast<std::size_t>(tile) * Spread, lo, hi);
     memcpy(&v, &lo, sizeof(T));
     return status_in(static_cast<unsigned>(hi), epoch);
   }
@@ -199,9 +202,12 @@ struct split_tile_state : tile_tickets {
   }
 };
 
-template <class T>
-using tile_state_for = std::conditional_t<sizeof(T) <= 4, packed64_tile_state<T>,
-                                          std::conditional_t<sizeof(T) <= 8, packed128_tile_state<T>, split_tile_state<T>>>;
+/// Spread: packed words sit Spread words apart (1: adjacent), so that one look-back window's
+/// polls fall on more L2 lines.
+template <class T, int Spread = 1>
+using tile_state_for =
+    std::conditional_t<sizeof(T) <= 4, packed64_tile_state<T, Spread>,
+                       std::conditional_t<sizeof(T) <= 8, packed128_tile_state<T, Spread>, split_tile_state<T>>>;
 
 // ---- the pool the state lives in (host) -----------------------------------------------------------
 /// Blocks of device memory that only look-back kernels write, each with its epoch count. A block is
