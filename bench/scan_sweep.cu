@@ -2,7 +2,10 @@
 // performance claims): times look-back variants against cub::DeviceScan::InclusiveSum and a
 // device-to-device copy in the same run, and checks every variant's output against CUB's.
 //
-//   scan_sweep [--min-log2 K] [--max-log2 K] [--reps R] [--csv FILE] [--commit SHA]
+//   scan_sweep [--min-log2 K] [--max-log2 K] [--reps R] [--csv FILE] [--commit SHA] [--reduce]
+//
+// --reduce times reduce at 2^16..2^22 int32 instead: single calls (events) and the host's own cost
+// per call (back-to-back calls, wall clock).
 //
 // Variants are tunings (scan_config.cuh) passed to run_lookback_tuned. Two are timing experiments
 // whose results are wrong on purpose (marked "timing only"): they leave a stage out so that the
@@ -17,6 +20,10 @@
 #include <thrust/device_ptr.h>
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <chrono>
+#include <cub/device/device_reduce.cuh>
 
 #include <algo/algo.hpp>
 
@@ -155,6 +162,46 @@ void run(const bench::options& opt, bench::report& rep, std::int64_t n) {
   cudaFree(want);
 }
 
+/// Reduce at mid sizes: event-timed single calls (as the bench), plus the host's own cost per call
+/// (wall time of 2000 calls issued back to back, one sync at the end), which bounds a small call.
+template <class T>
+void reduce_rows(const bench::options& opt, bench::report& rep, std::int64_t n) {
+  bench::rotating_buffers<T> in(n, bench::rotation_count(static_cast<std::size_t>(n) * sizeof(T)));
+  T* d_out = nullptr;
+  bench::check(cudaMalloc(&d_out, sizeof(T)), "cudaMalloc");
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  const char* type = type_name<T>::value;
+  std::size_t temp_bytes = 0;
+  cub::DeviceReduce::Sum(nullptr, temp_bytes, in[0], d_out, n);
+  void* temp = nullptr;
+  bench::check(cudaMalloc(&temp, temp_bytes + 1), "cudaMalloc");
+  auto cub_call = [&](int r) { cub::DeviceReduce::Sum(temp, temp_bytes, in[r], d_out, n); };
+  auto algo_into = [&](int r) { algo::reduce_into(algo::cuda, in[r], in[r] + n, d_out, T{}, algo::plus<>{}); };
+  volatile T sink{};
+  auto algo_host = [&](int r) { sink = algo::reduce(algo::cuda, in[r], in[r] + n); };
+  auto thrust_host = [&](int r) { sink = thrust::reduce(thrust::device, in[r], in[r] + n); };
+  auto host_us = [&](auto call) {
+    for (int i = 0; i < 20; ++i) call(i);
+    cudaDeviceSynchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 2000; ++i) call(i);
+    const auto t1 = std::chrono::steady_clock::now();
+    cudaDeviceSynchronize();
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / 2000;
+  };
+  rep.add({"reduce", type, n, "cub", bench::median_ms(opt, cub_call), bytes, "cub"});
+  rep.add({"reduce", type, n, "algo::cuda reduce_into", bench::median_ms(opt, algo_into), bytes, "cub"});
+  rep.add({"reduce", type, n, "thrust (to host)", bench::median_ms(opt, thrust_host), bytes, "cub"});
+  rep.add({"reduce", type, n, "algo::cuda reduce (to host)", bench::median_ms(opt, algo_host), bytes, "thrust (to host)"});
+  // host cost per call, reported in the ms column (as ms)
+  rep.add({"reduce host cost", type, n, "cub (issue only)", host_us(cub_call) / 1000, bytes, "cub (issue only)"});
+  rep.add({"reduce host cost", type, n, "algo::cuda reduce_into (issue only)", host_us(algo_into) / 1000, bytes, "cub (issue only)"});
+  rep.add({"reduce host cost", type, n, "algo::cuda reduce (to host, whole call)", host_us(algo_host) / 1000, bytes, "cub (issue only)"});
+  rep.add({"reduce host cost", type, n, "thrust (to host, whole call)", host_us(thrust_host) / 1000, bytes, "cub (issue only)"});
+  cudaFree(temp);
+  cudaFree(d_out);
+}
+
 }  // namespace sweep
 
 int main(int argc, char** argv) {
@@ -163,6 +210,7 @@ int main(int argc, char** argv) {
   opt.max_log2 = 28;
   opt.csv = "scan_sweep.csv";
   std::string commit = "unknown";
+  bool reduce_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -171,11 +219,17 @@ int main(int argc, char** argv) {
     else if (a == "--reps") opt.reps = std::stoi(next());
     else if (a == "--csv") opt.csv = next();
     else if (a == "--commit") commit = next();
+    else if (a == "--reduce") reduce_only = true;
   }
   cudaDeviceProp prop{};
   bench::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("device: %s\n", prop.name);
   bench::report rep(opt);
+  if (reduce_only) {
+    for (int k = 16; k <= 22; k += 2) sweep::reduce_rows<int>(opt, rep, std::int64_t(1) << k);
+    rep.finish(prop.name, commit);
+    return 0;
+  }
   for (int k = opt.min_log2; k <= opt.max_log2; k += 2) sweep::run<int>(opt, rep, std::int64_t(1) << k);
   sweep::run<double>(opt, rep, std::int64_t(1) << (opt.max_log2 - 1));
   sweep::run<double>(opt, rep, std::int64_t(1) << (opt.max_log2 - 5));

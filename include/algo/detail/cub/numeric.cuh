@@ -6,10 +6,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <cstdint>
 #include <type_traits>
 
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 #include <cub/device/device_scan.cuh>
 
 #include "../../error.hpp"
@@ -30,6 +32,28 @@ auto as_accumulator(It it) {
   } else {
     return transform_iterator<It, cast_to<Acc>>(it, cast_to<Acc>{});
   }
+}
+
+/// The operator as CUB should see it. algo::plus on an arithmetic accumulator becomes
+/// ::cuda::std::plus<Acc>, which CUB recognizes as a primitive operator (its tuned policies, the
+/// ones a user calling cub::DeviceScan::InclusiveSum or thrust gets: same speed and same float
+/// rounding); anything else returns Acc through accumulate_with.
+template <class Acc, class Op>
+auto cub_operator(Op op) {
+  if constexpr (std::is_arithmetic<Acc>::value &&
+                (std::is_same<Op, plus<void>>::value || std::is_same<Op, plus<Acc>>::value)) {
+    return ::cuda::std::plus<Acc>{};
+  } else {
+    return accumulate_with<Op, Acc>{op};
+  }
+}
+
+/// Calls f(count) with n as an int when it fits (CUB's 32-bit offset kernels, as a user passing an
+/// int gets), as std::int64_t otherwise.
+template <class F>
+cudaError_t with_count(std::int64_t n, F&& f) {
+  if (n <= INT_MAX) return f(static_cast<int>(n));
+  return f(n);
 }
 
 /// An output iterator that drops every write except the one to position `keep`, which goes to *dst.
@@ -78,13 +102,15 @@ void run_with_temporaries(const char* algorithm, const char* what, const cub_pol
 template <class It, class T, class Op, class OutIt>
 void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std::int64_t n, T init, Op op, OutIt d_result) {
   auto in = as_accumulator<T>(first);
-  accumulate_with<Op, T> aop{op};
+  const auto aop = cub_operator<T>(op);
   // (CUB's DeviceReduce with 0 items writes init; the order-preserving scan writes nothing)
   constexpr bool out_is_pointer = std::is_same<OutIt, T*>::value;
   if constexpr (is_commutative_v<Op, T> || !out_is_pointer) {
     if (is_commutative_v<Op, T> || n == 0) {
       run_with_temporaries(algorithm, "cub::DeviceReduce::Reduce", p, [&](void* tmp, std::size_t& bytes) {
-        return ::cub::DeviceReduce::Reduce(tmp, bytes, in, d_result, n, aop, init, p.stream);
+        return with_count(n, [&](auto count) {
+          return ::cub::DeviceReduce::Reduce(tmp, bytes, in, d_result, count, aop, init, p.stream);
+        });
       });
       return;
     }
@@ -96,7 +122,9 @@ void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std:
   if constexpr (!is_commutative_v<Op, T>) {
     keep_one_output_iterator<T, OutIt> out(d_result, n - 1);
     run_with_temporaries(algorithm, "cub::DeviceScan::InclusiveScanInit", p, [&](void* tmp, std::size_t& bytes) {
-      return ::cub::DeviceScan::InclusiveScanInit(tmp, bytes, in, out, aop, init, n, p.stream);
+      return with_count(n, [&](auto count) {
+        return ::cub::DeviceScan::InclusiveScanInit(tmp, bytes, in, out, aop, init, count, p.stream);
+      });
     });
   }
 }
@@ -109,16 +137,18 @@ template <bool Inclusive, class InIt, class OutIt, class Op, class Init>
 OutIt scan(const cub_policy& p, scan_kind<Inclusive>, InIt first, std::int64_t n, OutIt out, Op op, Init init) {
   using Acc = scan_accumulator_t<InIt, Init>;
   auto in = cub_backend::as_accumulator<Acc>(first);
-  accumulate_with<Op, Acc> aop{op};
+  const auto aop = cub_backend::cub_operator<Acc>(op);
   const char* name = Inclusive ? "inclusive_scan" : "exclusive_scan";
   cub_backend::run_with_temporaries(name, "cub::DeviceScan", p, [&](void* tmp, std::size_t& bytes) {
-    if constexpr (!Inclusive) {
-      return ::cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, aop, static_cast<Acc>(init), n, p.stream);
-    } else if constexpr (std::is_same<Init, no_init_t>::value) {
-      return ::cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, aop, n, p.stream);
-    } else {
-      return ::cub::DeviceScan::InclusiveScanInit(tmp, bytes, in, out, aop, static_cast<Acc>(init), n, p.stream);
-    }
+    return cub_backend::with_count(n, [&](auto count) {
+      if constexpr (!Inclusive) {
+        return ::cub::DeviceScan::ExclusiveScan(tmp, bytes, in, out, aop, static_cast<Acc>(init), count, p.stream);
+      } else if constexpr (std::is_same<Init, no_init_t>::value) {
+        return ::cub::DeviceScan::InclusiveScan(tmp, bytes, in, out, aop, count, p.stream);
+      } else {
+        return ::cub::DeviceScan::InclusiveScanInit(tmp, bytes, in, out, aop, static_cast<Acc>(init), count, p.stream);
+      }
+    });
   });
   return out + n;
 }

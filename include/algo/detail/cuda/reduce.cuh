@@ -7,13 +7,16 @@
 // pointers and vector iterators included, and our transform / zip adaptors over them), element-wise
 // loads for any other iterator (thread/load.cuh).
 //
-//   reduce       -> the result lands in a slot of the call's temporaries, then comes back through the
-//                   pinned buffer (copy_to_host), synchronizing only the policy's stream
+//   reduce       -> the kernel writes the result into a pinned, device-mapped host slot (one per
+//                   thread); the policy's stream is synchronized and the slot read: no copy after the
+//                   kernel. Devices that cannot write host memory get it through a device slot and
+//                   copy_to_host instead.
 //   reduce_into  -> the result is written to a device iterator; nothing synchronizes the host
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../../functional.hpp"
@@ -89,7 +92,22 @@ T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, 
   if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
   const reduce_layout L = Agent::layout(n, vector_misalignment(first), max_blocks);
 
-  // ---- temporaries: [result slot when returning to the host][the strategy's own] -----------------------
+  // ---- to the host: the kernel writes the result into mapped pinned memory; sync the stream, read it ---
+  if constexpr (to_host) {
+    if (void* mapped = mapped_result_slot(name, sizeof(T))) {
+      T* const slot = static_cast<T*>(mapped);
+      {
+        temporary_buffer tmp(p, Strategy::temp_bytes(L));  // handed back right after the launch
+        Strategy::run(name, p.stream, first, L, slot, init, Op{raw_op}, static_cast<unsigned char*>(tmp.get()));
+      }
+      check_cuda(cudaStreamSynchronize(p.stream), name, "cudaStreamSynchronize");
+      T result;
+      std::memcpy(static_cast<void*>(&result), slot, sizeof(T));
+      return result;
+    }
+  }
+
+  // ---- temporaries: [result slot when copying to the host][the strategy's own] -------------------------
   const std::size_t slot = to_host ? 256 : 0;
   temporary_buffer tmp(p, slot + Strategy::temp_bytes(L));
   const OutIt o = [&]() -> OutIt {

@@ -86,6 +86,7 @@ struct device_info {
   std::size_t shared_per_block_optin = 0;
   std::size_t l2_bytes = 0;
   bool pageable_access = false;
+  bool writes_host_memory = false;  // kernels can write cudaHostAlloc'ed (mapped) memory at its host address
 };
 
 inline const device_info& current_device_info() {
@@ -107,8 +108,38 @@ inline const device_info& current_device_info() {
     d.l2_bytes = static_cast<std::size_t>(v);
     cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, dev);
     d.pageable_access = v != 0;
+    int map = 0, uva = 0;
+    cudaDeviceGetAttribute(&map, cudaDevAttrCanMapHostMemory, dev);
+    cudaDeviceGetAttribute(&uva, cudaDevAttrUnifiedAddressing, dev);
+    d.writes_host_memory = map != 0 && uva != 0;
   }
   return d;
+}
+
+/// A result slot of at least `bytes` in pinned, device-mapped host memory, one per thread, for
+/// kernels to write a result straight to the host (no device-to-host copy after them: one stream
+/// operation and its latency fewer). nullptr when the current device cannot write host memory at
+/// its host address (no unified addressing or no host mapping); callers then copy.
+/// The caller must synchronize before the thread's next use of the slot.
+inline void* mapped_result_slot(const char* algorithm, std::size_t bytes) {
+  if (!current_device_info().writes_host_memory) return nullptr;
+  struct slot {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    ~slot() {
+      if (p) cudaFreeHost(p);
+    }
+  };
+  thread_local slot s;
+  if (s.bytes < bytes) {
+    if (s.p) cudaFreeHost(s.p);
+    s.p = nullptr;
+    s.bytes = 0;
+    const std::size_t want = bytes < 256 ? 256 : bytes;
+    check_cuda(cudaHostAlloc(&s.p, want, cudaHostAllocPortable | cudaHostAllocMapped), algorithm, "cudaHostAlloc");
+    s.bytes = want;
+  }
+  return s.p;
 }
 
 }  // namespace algo::detail::cuda
