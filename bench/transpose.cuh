@@ -95,6 +95,18 @@ struct tune_tall : transpose_tuning {
   static constexpr int unaligned_cols(int) { return 32; }
 };
 
+struct tune_mb2 : transpose_tuning {  // fewer CTAs per SM asked of ptxas: more registers per thread
+  static constexpr int fast_min_blocks = 2;
+  static constexpr int unaligned_min_blocks = 2;
+};
+struct tune_mb6 : transpose_tuning {  // more resident CTAs per SM
+  static constexpr int fast_min_blocks = 6;
+  static constexpr int unaligned_min_blocks = 5;
+};
+struct tune_evict_tall : tune_tall {
+  static constexpr bool evict_first_stores = true;
+};
+
 /// The fast strategy with tuning Tuning on a dense rows x cols matrix of T.
 template <class Tuning, class T>
 void fast_variant(const T* in, std::int64_t rows, std::int64_t cols, T* out) {
@@ -157,6 +169,8 @@ void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t r
   const bool tiles = rows > 1 && cols > 1;
   variant(tune_evict_first{}, "evict-first stores");
   variant(tune_8k{}, "8 KB tiles, 128 threads");
+  variant(tune_mb2{}, "2 CTAs/SM register bound");
+  variant(tune_mb6{}, "6 (5 unaligned) CTAs/SM register bound");
   if (!odd && tiles && sizeof(T) >= 4) {
     variant(tune_ring3{}, "aligned, cp.async ring of 3 tiles");
     variant(tune_ring2{}, "aligned, cp.async ring of 2 tiles");
@@ -164,6 +178,7 @@ void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t r
   if (odd && tiles) {
     variant(tune_align16{}, "unaligned, 16-byte output alignment");
     variant(tune_tall{}, "unaligned, tall tiles (128x32 for f32)");
+    variant(tune_evict_tall{}, "unaligned, tall tiles + evict-first");
   }
 
   // ---- the default policy's output against algo::cub's ----------------------------------------------
