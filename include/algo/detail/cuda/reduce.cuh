@@ -7,13 +7,16 @@
 // pointers and vector iterators included, and our transform / zip adaptors over them), element-wise
 // loads for any other iterator (thread/load.cuh).
 //
-//   reduce       -> the kernel writes the result into a pinned, device-mapped host slot (one per
-//                   thread); the policy's stream is synchronized and the slot read: no copy after the
-//                   kernel. Devices that cannot write host memory get it through a device slot and
-//                   copy_to_host instead.
+//   reduce       -> the kernel writes the result, then a flag, into a pinned, device-mapped host
+//                   slot (one per thread); the host polls the flag and reads the value as soon as it
+//                   lands: no copy after the kernel, no wait for the stream to drain (see
+//                   wait_for_result). Devices that cannot write host memory get it through a device
+//                   slot and copy_to_host instead.
 //   reduce_into  -> the result is written to a device iterator; nothing synchronizes the host
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -73,12 +76,70 @@ struct reduce_strategies {
 /// Marks "return the result to the host" in place of an output iterator.
 struct to_host_t {};
 
+/// Where a reduce to the host puts its result, as the strategies' output iterator (they assign
+/// through *out once, from one thread): the value, then, after a system-wide fence, the call's
+/// ticket in a flag word. The host takes the value as soon as the flag shows the ticket, without
+/// waiting for the kernel to drain and the stream to signal completion.
+template <class T>
+struct result_slot {
+  T* value;
+  unsigned* flag;
+  unsigned ticket;
+  struct proxy {
+    T* value;
+    unsigned* flag;
+    unsigned ticket;
+    __device__ void operator=(const T& v) const {
+      *value = v;
+      __threadfence_system();  // the value is visible to the host before the flag
+      *static_cast<volatile unsigned*>(flag) = ticket;
+    }
+  };
+  __device__ proxy operator*() const { return proxy{value, flag, ticket}; }
+};
+
+/// Layout of a result slot: the flag word, then the value at a 16-byte (or stricter) boundary.
+template <class T>
+inline constexpr std::size_t result_value_offset = alignof(T) > 16 ? alignof(T) : 16;
+
+/// Waits until the kernel behind `slot` has published its ticket, and returns the value. Polls the
+/// flag (host memory the GPU writes); every 64 polls asks the stream whether it failed (then
+/// throws) or finished; after 100 us of polling, blocks in cudaStreamSynchronize instead (a long
+/// reduction should not keep a core spinning).
+template <class T>
+T wait_for_result(const char* algorithm, cudaStream_t stream, const result_slot<T>& slot) {
+  const volatile unsigned* flag = slot.flag;
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned polls = 1; *flag != slot.ticket; ++polls) {
+    if (polls % 64 != 0) continue;
+    const cudaError_t e = cudaStreamQuery(stream);
+    if (e == cudaSuccess) break;  // everything on the stream is done: the value is there
+    if (e != cudaErrorNotReady) throw cuda_error(algorithm, "the reduce kernel", e);
+    (void)cudaGetLastError();  // cudaErrorNotReady is no error for anyone else
+    if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(100)) {
+      check_cuda(cudaStreamSynchronize(stream), algorithm, "cudaStreamSynchronize");
+      break;
+    }
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+  T result;
+  std::memcpy(static_cast<void*>(&result), slot.value, sizeof(T));
+  return result;
+}
+
+/// A ticket per call on this thread (never 0, which a fresh slot's flag holds).
+inline unsigned next_result_ticket() {
+  thread_local unsigned last = 0;
+  if (++last == 0) last = 1;
+  return last;
+}
+
 /// Runs the policy's strategy over n elements of `first` (already unwrapped), with 16-byte vector
 /// loads or not. Writes init op fold to `out`, or returns it to the host (Out = to_host_t).
 template <bool Vector, class Policy, class It, class Out, class T, class RawOp>
 T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, Out out, T init, RawOp raw_op) {
   constexpr bool to_host = std::is_same<Out, to_host_t>::value;
-  using OutIt = std::conditional_t<to_host, T*, Out>;
+  using OutIt = std::conditional_t<to_host, result_slot<T>, Out>;
   using V = typename load_traits<It>::value_type;
   using Tuning = reduce_tuning<V, T>;
   constexpr bool ordered = !is_commutative_v<RawOp, T>;
@@ -92,36 +153,31 @@ T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, 
   if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
   const reduce_layout L = Agent::layout(n, vector_misalignment(first), max_blocks);
 
-  // ---- to the host: the kernel writes the result into mapped pinned memory; sync the stream, read it ---
+  // ---- to the host: the kernel writes the result and a flag into mapped pinned memory ----------------
   if constexpr (to_host) {
-    if (void* mapped = mapped_result_slot(name, sizeof(T))) {
-      T* const slot = static_cast<T*>(mapped);
+    constexpr std::size_t slot_bytes = result_value_offset<T> + sizeof(T);
+    const unsigned ticket = next_result_ticket();
+    if (void* mapped = mapped_result_slot(name, slot_bytes)) {
+      auto* base = static_cast<unsigned char*>(mapped);
+      const result_slot<T> slot{reinterpret_cast<T*>(base + result_value_offset<T>), reinterpret_cast<unsigned*>(base),
+                                ticket};
       {
         temporary_buffer tmp(p, Strategy::temp_bytes(L));  // handed back right after the launch
         Strategy::run(name, p.stream, first, L, slot, init, Op{raw_op}, static_cast<unsigned char*>(tmp.get()));
       }
-      check_cuda(cudaStreamSynchronize(p.stream), name, "cudaStreamSynchronize");
-      T result;
-      std::memcpy(static_cast<void*>(&result), slot, sizeof(T));
-      return result;
+      return wait_for_result(name, p.stream, slot);
     }
-  }
-
-  // ---- temporaries: [result slot when copying to the host][the strategy's own] -------------------------
-  const std::size_t slot = to_host ? 256 : 0;
-  temporary_buffer tmp(p, slot + Strategy::temp_bytes(L));
-  const OutIt o = [&]() -> OutIt {
-    if constexpr (to_host) {
-      return tmp.template as<T>();
-    } else {
-      return out;
-    }
-  }();
-  Strategy::run(name, p.stream, first, L, o, init, Op{raw_op}, static_cast<unsigned char*>(tmp.get()) + slot);
-
-  if constexpr (to_host) {
-    return copy_to_host(name, tmp.template as<T>(), p.stream);
+    // A device that cannot write host memory: the slot sits in the temporaries, then is copied.
+    constexpr std::size_t temp_offset = (slot_bytes + 255) / 256 * 256;  // the strategy's part stays aligned
+    temporary_buffer tmp(p, temp_offset + Strategy::temp_bytes(L));
+    auto* base = static_cast<unsigned char*>(tmp.get());
+    const result_slot<T> slot{reinterpret_cast<T*>(base + result_value_offset<T>), reinterpret_cast<unsigned*>(base),
+                              ticket};
+    Strategy::run(name, p.stream, first, L, slot, init, Op{raw_op}, base + temp_offset);
+    return copy_to_host(name, slot.value, p.stream);
   } else {
+    temporary_buffer tmp(p, Strategy::temp_bytes(L));
+    Strategy::run(name, p.stream, first, L, out, init, Op{raw_op}, static_cast<unsigned char*>(tmp.get()));
     return init;
   }
 }

@@ -137,6 +137,7 @@ inline void* mapped_result_slot(const char* algorithm, std::size_t bytes) {
     s.bytes = 0;
     const std::size_t want = bytes < 256 ? 256 : bytes;
     check_cuda(cudaHostAlloc(&s.p, want, cudaHostAllocPortable | cudaHostAllocMapped), algorithm, "cudaHostAlloc");
+    std::memset(s.p, 0, want);  // flags start at 0, a value no call waits for
     s.bytes = want;
   }
   return s.p;

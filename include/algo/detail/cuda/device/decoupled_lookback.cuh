@@ -56,13 +56,17 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
   if constexpr (Tuning::timing_skip_lookback) {  // timing experiment (scan_config.cuh): wrong prefix
     return some(aggregate);
   }
+  // Large grids wait before the first poll and poll at a long fixed interval; small ones poll at
+  // once and back off from a short interval (scan_config.cuh).
+  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
   if constexpr (Tuning::lookback_initial_delay_ns > 0) {
-    if (gridDim.x >= Tuning::lookback_delay_min_tiles) __nanosleep(Tuning::lookback_initial_delay_ns);
+    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
   }
+  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
 
   Acc exclusive{};
   bool have = false;
-  unsigned sleep_ns = Tuning::lookback_first_sleep_ns;
+  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
   if constexpr (W == 1) {  // one window per poll (keeps the f64 kernel at 72 registers)
     for (int window_end = tile;; window_end -= 32) {
       const int pred = window_end - 32 + lane;  // lane 31: the nearest predecessor
@@ -75,9 +79,9 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
         k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
         const unsigned needed = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);  // the lanes above k
         if ((empty_lanes & needed) == 0) break;
-        if constexpr (Tuning::lookback_first_sleep_ns > 0) {
+        if (sleep_ns > 0) {
           __nanosleep(sleep_ns);
-          sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+          sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
         }
       }
       // Fold lanes k..31 (the whole window when it holds no inclusive prefix), left to right.
@@ -117,9 +121,9 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
           }
         }
         if (!wait) break;
-        if constexpr (Tuning::lookback_first_sleep_ns > 0) {
+        if (sleep_ns > 0) {
           __nanosleep(sleep_ns);
-          sleep_ns = sleep_ns * 2 < Tuning::lookback_max_sleep_ns ? sleep_ns * 2 : Tuning::lookback_max_sleep_ns;
+          sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
         }
       }
       // Fold windows 0 .. nearest (all W when none holds an inclusive prefix), each from its first
