@@ -12,7 +12,7 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export ALGO_BUILD_DIR=${ALGO_BUILD_DIR:-$PWD/build/gpu}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=${ALGO_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # ALGO_COMMIT: the device copy's .git may be stale
 
 case "${1:-tests}" in
 tests)
