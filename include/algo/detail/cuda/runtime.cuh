@@ -44,32 +44,47 @@ class temporary_buffer {
   void* ptr_ = nullptr;
 };
 
+/// Pinned host memory of at least `bytes` (256 at the least), zeroed when (re)allocated; kept for
+/// the life of its owner, which is one thread_local per use (copy staging, mapped result slot).
+class pinned_host_block {
+ public:
+  pinned_host_block() = default;
+  pinned_host_block(const pinned_host_block&) = delete;
+  pinned_host_block& operator=(const pinned_host_block&) = delete;
+  ~pinned_host_block() {
+    if (p_) cudaFreeHost(p_);
+  }
+  /// `flags` as for cudaHostAlloc.
+  void* at_least(const char* algorithm, std::size_t bytes, unsigned flags) {
+    if (bytes_ < bytes) {
+      if (p_) cudaFreeHost(p_);
+      p_ = nullptr;
+      bytes_ = 0;
+      const std::size_t want = bytes < 256 ? 256 : bytes;
+      check_cuda(cudaHostAlloc(&p_, want, flags), algorithm, "cudaHostAlloc");
+      std::memset(p_, 0, want);
+      bytes_ = want;
+    }
+    return p_;
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 /// Copies a T from device memory to the host through a pinned staging buffer (one per thread),
 /// synchronizing only `stream`.
 template <class T>
 T copy_to_host(const char* algorithm, const T* d_value, cudaStream_t stream) {
   static_assert(std::is_trivially_copyable<T>::value, "results must be trivially copyable");
-  struct pinned {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-    ~pinned() {
-      if (p) cudaFreeHost(p);
-    }
-  };
-  thread_local pinned staging;
-  if (staging.bytes < sizeof(T)) {
-    if (staging.p) cudaFreeHost(staging.p);
-    staging.p = nullptr;
-    staging.bytes = 0;
-    const std::size_t bytes = sizeof(T) < 256 ? 256 : sizeof(T);
-    check_cuda(cudaMallocHost(&staging.p, bytes), algorithm, "cudaMallocHost");
-    staging.bytes = bytes;
-  }
-  check_cuda(cudaMemcpyAsync(staging.p, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream), algorithm,
+  thread_local pinned_host_block staging_block;
+  void* const staging = staging_block.at_least(algorithm, sizeof(T), cudaHostAllocDefault);
+  check_cuda(cudaMemcpyAsync(staging, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream), algorithm,
              "cudaMemcpyAsync");
   check_cuda(cudaStreamSynchronize(stream), algorithm, "cudaStreamSynchronize");
   T out;
-  std::memcpy(static_cast<void*>(&out), staging.p, sizeof(T));
+  std::memcpy(static_cast<void*>(&out), staging, sizeof(T));
   return out;
 }
 
@@ -123,24 +138,8 @@ inline const device_info& current_device_info() {
 /// The caller must synchronize before the thread's next use of the slot.
 inline void* mapped_result_slot(const char* algorithm, std::size_t bytes) {
   if (!current_device_info().writes_host_memory) return nullptr;
-  struct slot {
-    void* p = nullptr;
-    std::size_t bytes = 0;
-    ~slot() {
-      if (p) cudaFreeHost(p);
-    }
-  };
-  thread_local slot s;
-  if (s.bytes < bytes) {
-    if (s.p) cudaFreeHost(s.p);
-    s.p = nullptr;
-    s.bytes = 0;
-    const std::size_t want = bytes < 256 ? 256 : bytes;
-    check_cuda(cudaHostAlloc(&s.p, want, cudaHostAllocPortable | cudaHostAllocMapped), algorithm, "cudaHostAlloc");
-    std::memset(s.p, 0, want);  // flags start at 0, a value no call waits for
-    s.bytes = want;
-  }
-  return s.p;
+  thread_local pinned_host_block slot;  // zeroed when allocated: flags start at 0, which no call waits for
+  return slot.at_least(algorithm, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
 }
 
 }  // namespace algo::detail::cuda
