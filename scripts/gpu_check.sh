@@ -6,6 +6,9 @@
 #                                  tests at small sizes (ALGO_TEST_SMALL=1), then the full bench
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
+#   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
+#                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
+#                                  the variants to profile, default "default")
 # Logs, the CTest summary and the bench CSV go to $OUT (./out without the device tool).
 set -u
 OUT=${OUT:-$PWD/out}
@@ -49,6 +52,23 @@ sweep)
         "$ALGO_BUILD_DIR/bench/scan_sweep" --min-log2 28 --max-log2 28 --reps 1 --csv /dev/null >"$OUT/ncu_$k.txt" 2>&1
       echo "ncu $k rc $?"
     done
+  fi
+  ;;
+tsweep)
+  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } | tee "$OUT/env.txt"
+  algo_configure -DALGO_BUILD_TESTS=OFF -DALGO_BUILD_EXAMPLES=OFF >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+  s=$(date +%s)
+  timeout "${BUILD_LIMIT:-300}" ninja -C "$ALGO_BUILD_DIR" transpose_sweep >"$OUT/build.log" 2>&1 || tail -30 "$OUT/build.log"
+  echo "build: $(( $(date +%s) - s )) s"
+  timeout "${BENCH_LIMIT:-200}" "$ALGO_BUILD_DIR/bench/transpose_sweep" --csv "$OUT/transpose_sweep.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/transpose_sweep.log" 2>&1
+  echo "sweep rc $?"; sed -n '/^algorithm/,$p' "$OUT/transpose_sweep.log"; grep '!!' "$OUT/transpose_sweep.log"
+  if [ -n "${NCU:-}" ]; then
+    timeout "${NCU_LIMIT:-200}" ncu --clock-control none -k "regex:transpose|geam|fast" \
+      --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+      --section MemoryWorkloadAnalysis \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,smsp__inst_executed.sum \
+      "$ALGO_BUILD_DIR/bench/transpose_sweep" --once --only "${NCU_ONLY:-default}" ${NCU_ARGS:-} >"$OUT/ncu.txt" 2>&1
+    echo "ncu rc $?"
   fi
   ;;
 large)

@@ -53,6 +53,20 @@ struct transpose_tuning {
   static constexpr int copy_vectors_per_thread = 4;
   // fast and copy_flat: stores marked evict-first (st.global.cs): the output is not read again soon
   static constexpr bool evict_first_stores = false;
+  // fast: how tiles are dealt to CTAs (transpose_schedule) and in what order they are numbered
+  // (fast_band: 0 = row-major tile order; b > 0 = bands of b tile rows, each walked column by column)
+  static constexpr int fast_schedule = 0;
+  static constexpr int fast_band = 0;
+};
+
+/// How the fast strategy deals tiles to CTAs.
+struct transpose_schedule {
+  /// One CTA per resident slot; CTA k takes tiles k, k + grid, ... (the last round may be short).
+  static constexpr int persistent = 0;
+  /// Persistent, but with the grid trimmed so that every CTA takes the same number of tiles.
+  static constexpr int balanced = 1;
+  /// One tile per CTA (grid = tiles, up to 2^30): the hardware deals tiles as CTAs retire.
+  static constexpr int one_tile = 2;
 };
 // The fast strategy takes its tuning as a type (fast<E, Tuning>), so the bench can time variants
 // side by side: a variant derives from transpose_tuning and overrides a few constants.
@@ -89,6 +103,7 @@ constexpr int log2_of(std::int64_t v) {
 struct block_grid {
   std::int64_t block_rows = 1, block_cols = 1;
   std::int64_t rows_of_blocks = 0, cols_of_blocks = 0, per_matrix = 0, total = 0;
+  std::int64_t band = 0;  // locate: 0 = row-major; b > 0 = bands of b block rows, column by column
 
   block_grid() = default;
   ALGO_HD block_grid(std::int64_t rows, std::int64_t cols, std::int64_t count, std::int64_t br, std::int64_t bc)
@@ -103,9 +118,19 @@ struct block_grid {
     std::int64_t b;       // matrix of the batch
     std::int64_t r0, c0;  // first row and column of the block
   };
-  /// Row-major block order: consecutive blocks share rows (reads stay on open DRAM pages).
+  /// Row-major block order (band == 0): consecutive blocks share rows (reads stay on open DRAM
+  /// pages). With band > 0 the block rows are grouped in bands of `band` rows (the last band may be
+  /// shorter) and each band is walked column by column: blocks running at the same time then cover
+  /// a band x (a few columns) patch, so the output rows they write are long runs too.
   ALGO_HD block locate(std::int64_t t) const {
     const std::int64_t b = t / per_matrix, k = t - b * per_matrix;
+    if (band > 0) {
+      const std::int64_t per_band = band * cols_of_blocks;
+      const std::int64_t bi = k / per_band, rem = k - bi * per_band;
+      const std::int64_t left = rows_of_blocks - bi * band, h = left < band ? left : band;
+      const std::int64_t bc = rem / h, br = bi * band + (rem - bc * h);
+      return block{b, br * block_rows, bc * block_cols};
+    }
     const std::int64_t br = k / cols_of_blocks, bc = k - br * cols_of_blocks;
     return block{b, br * block_rows, bc * block_cols};
   }

@@ -71,6 +71,24 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks) fast_kernel
   }
 }
 
+/// One buffer, one tile at a time (transpose_schedule::one_tile: a grid of one CTA per tile, so the
+/// loop runs once unless there are more than 2^30 tiles). No software pipeline inside the CTA: the
+/// overlap comes from the other CTAs on the SM; half the shared memory of fast_kernel.
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::min_blocks) fast_single_kernel(const __grid_constant__ Agent agent) {
+  __shared__ typename Agent::smem_t buffer;
+  typename Agent::regs_t regs;
+  const int tid = threadIdx.x;
+  for (std::int64_t t = blockIdx.x; t < agent.grid.total; t += gridDim.x) {
+    const auto tile = agent.grid.locate(t);
+    agent.load(tile, tid, regs);
+    if (t != blockIdx.x) __syncthreads();  // the previous tile's drain is done by every thread
+    agent.stage(tile, tid, regs, buffer);
+    __syncthreads();
+    agent.drain(tile, tid, buffer);
+  }
+}
+
 template <class Agent, int Stages>
 __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
     fast_async_kernel(const __grid_constant__ Agent agent) {
@@ -103,8 +121,9 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
 }
 
 /// One CTA per resident slot of the GPU (occupancy of `Kernel`, asked once per kernel), at most one
-/// per tile.
-template <auto Kernel, bool MaxShared, class Agent>
+/// per tile; Schedule (transpose_schedule) may trim that grid to even out the tiles per CTA, or ask
+/// for one CTA per tile.
+template <auto Kernel, bool MaxShared, int Schedule, class Agent>
 void launch_persistent(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int threads = Agent::threads;
   if (agent.grid.total == 0) return;
@@ -121,8 +140,15 @@ void launch_persistent(const Agent& agent, cudaStream_t stream, const char* name
     }
     return blocks > 0 ? blocks : 1;
   }();
+  const std::int64_t total = agent.grid.total;
   std::int64_t blocks = std::int64_t(current_device_info().sm_count) * per_sm;
-  if (blocks > agent.grid.total) blocks = agent.grid.total;
+  if constexpr (Schedule == transpose_schedule::one_tile) {
+    blocks = grid_for(total);
+  } else if constexpr (Schedule == transpose_schedule::balanced) {
+    const std::int64_t rounds = (total + blocks - 1) / blocks;  // tiles of the busiest CTA
+    blocks = (total + rounds - 1) / rounds;                     // the fewest CTAs that keep it so
+  }
+  if (blocks > total) blocks = total;
   constexpr auto kernel = Kernel;
   kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(agent);
   check_launch("transpose", name);
@@ -134,9 +160,11 @@ void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int stages = Tuning::fast_async_stages;
   if constexpr (Agent::async_capable && stages >= 2) {
     static_assert(stages * Tuning::fast_tile_bytes <= 48 * 1024, "the ring is static shared memory");
-    launch_persistent<fast_async_kernel<Agent, stages>, true>(agent, stream, name);
+    launch_persistent<fast_async_kernel<Agent, stages>, true, Tuning::fast_schedule>(agent, stream, name);
+  } else if constexpr (Tuning::fast_schedule == transpose_schedule::one_tile) {
+    launch_persistent<fast_single_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
   } else {
-    launch_persistent<fast_kernel<Agent>, false>(agent, stream, name);
+    launch_persistent<fast_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
   }
 }
 

@@ -83,6 +83,7 @@ struct aligned_agent {
     while (tc / 2 >= min_side && s.cols <= tc / 2) tc /= 2, tr *= 2;
     while (tr / 2 >= min_side && s.rows <= tr / 2) tr /= 2, tc *= 2;
     aligned_agent a{in, out, s, block_grid(s.rows, s.cols, s.count, tr, tc), 0, 0, 0};
+    a.grid.band = Tuning::fast_band;
     a.log_vr = log2_of(tc * E / 16);
     a.log_cw = log2_of(tc * WB / 16);
     a.log_g = log2_of(tr * E / 16 / 8);

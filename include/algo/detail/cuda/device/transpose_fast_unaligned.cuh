@@ -72,7 +72,9 @@ struct unaligned_agent {
   block_grid grid;  // tiles of the input
 
   static unaligned_agent make(const W* in, W* out, const transpose_shape& s) {
-    return unaligned_agent{in, out, s, block_grid(s.rows, s.cols, s.count, TR, TC)};
+    unaligned_agent a{in, out, s, block_grid(s.rows, s.cols, s.count, TR, TC)};
+    a.grid.band = Tuning::fast_band;
+    return a;
   }
 
   /// Every load, stage and store of the tile is unconditional (no edge, no partial vector).

@@ -1,0 +1,167 @@
+// Tuning sweep of the fast transpose (a development tool beside the bench program, which alone makes
+// performance claims): times variants of the fast strategy against cublas<t>geam and a device-to-
+// device copy in the same run, on the issue's hard shapes, and checks every variant's output against
+// cuBLAS's.
+//
+//   transpose_sweep [--reps R] [--csv FILE] [--commit SHA] [--shape NAME] [--only NAME] [--once]
+//
+// --shape keeps the shapes whose label contains NAME ("8192x8192 f32", "f64", "8191"), --only the
+// variants whose name contains NAME (cuBLAS always runs). --once calls each once per shape without
+// timing (for ncu: -k regex:...).
+//
+// Variants are tunings (transpose_common.cuh, transpose_tuning) handed to kernels::fast<E, Tuning>.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+
+#include <algo/algo.hpp>
+
+#include "harness.cuh"
+#include "transpose.cuh"
+
+namespace tsweep {
+namespace kernels = algo::detail::cuda::transpose_kernels;
+using base = kernels::transpose_tuning;
+using sched = kernels::transpose_schedule;
+using bench::transpose_bench::fast_variant;
+
+struct dflt : base {};
+struct balanced : base {
+  static constexpr int fast_schedule = sched::balanced;
+};
+struct one_tile : base {
+  static constexpr int fast_schedule = sched::one_tile;
+};
+struct one_tile_mb8 : one_tile {  // 8 CTAs per SM asked of ptxas (32 registers)
+  static constexpr int fast_min_blocks = 8;
+  static constexpr int unaligned_min_blocks = 6;
+};
+struct one_tile_8k : one_tile {  // 8 KB tiles of 128 threads, up to 16 CTAs per SM
+  static constexpr int fast_threads = 128;
+  static constexpr int fast_tile_bytes = 8192;
+  static constexpr int fast_min_blocks = 8;
+  static constexpr int unaligned_min_blocks = 6;
+};
+struct band8 : base {
+  static constexpr int fast_band = 8;
+};
+struct band32 : base {
+  static constexpr int fast_band = 32;
+};
+struct column_order : base {
+  static constexpr int fast_band = 1 << 30;
+};
+struct band8_balanced : balanced {
+  static constexpr int fast_band = 8;
+};
+struct band8_one_tile : one_tile {
+  static constexpr int fast_band = 8;
+};
+struct tall_band8 : bench::transpose_bench::tune_tall {
+  static constexpr int fast_band = 8;
+};
+
+struct options {
+  bench::options opt;
+  std::string shape, only;
+  bool once = false;
+};
+
+template <class T>
+void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int64_t rows, std::int64_t cols) {
+  using namespace bench;
+  using bench::transpose_bench::geam;
+  const std::string type = std::to_string(rows) + "x" + std::to_string(cols) + " " + transpose_bench::type_label<T>();
+  if (!o.shape.empty() && type.find(o.shape) == std::string::npos) return;
+  const std::int64_t n = rows * cols;
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  const int copies = rotation_count(static_cast<std::size_t>(n) * sizeof(T));
+  rotating_buffers<T> in(n, copies), out(n, copies, false), ref(n, 1, false);
+  geam(h, rows, cols, in[0], ref[0]);
+  check(cudaDeviceSynchronize(), "reference");
+
+  auto time = [&](const std::string& impl, auto&& fn) {
+    if (o.once) {
+      fn(0);
+      check(cudaDeviceSynchronize(), impl.c_str());
+      return;
+    }
+    rep.add(row{"transpose", type, n, impl, median_ms(o.opt, fn), bytes, "cublas"});
+  };
+  time("cublas", [&](int r) { geam(h, rows, cols, in[r], out[r]); });
+  if (!o.once)
+    time("memcpy", [&](int r) {
+      check(cudaMemcpyAsync(out[r], in[r], static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice),
+            "cudaMemcpyAsync");
+    });
+  auto variant = [&](auto tuning, const char* name) {
+    using Tuning = decltype(tuning);
+    if (!o.only.empty() && std::string(name).find(o.only) == std::string::npos) return;
+    time(name, [&](int r) { fast_variant<Tuning>(in[r], rows, cols, out[r]); });
+    fast_variant<Tuning>(in[0], rows, cols, out[0]);
+    check(cudaDeviceSynchronize(), name);
+    if (!thrust::equal(thrust::device, out[0], out[0] + n, ref[0]))
+      std::printf("  !! %s %s: output differs from cublas\n", type.c_str(), name);
+  };
+  variant(dflt{}, "default");
+  variant(balanced{}, "balanced grid");
+  variant(one_tile{}, "one tile per CTA");
+  variant(one_tile_mb8{}, "one tile per CTA, 8 CTAs/SM bound");
+  variant(one_tile_8k{}, "one tile per CTA, 8 KB tiles");
+  variant(band8{}, "bands of 8 tile rows");
+  variant(band32{}, "bands of 32 tile rows");
+  variant(column_order{}, "column-major tile order");
+  variant(band8_balanced{}, "bands of 8, balanced");
+  variant(band8_one_tile{}, "bands of 8, one tile per CTA");
+  const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
+  if (odd) {
+    variant(bench::transpose_bench::tune_tall{}, "unaligned tall tiles");
+    variant(tall_band8{}, "unaligned tall tiles, bands of 8");
+  }
+}
+
+}  // namespace tsweep
+
+int main(int argc, char** argv) {
+  tsweep::options o;
+  o.opt.csv = "transpose_sweep.csv";
+  std::string commit = "unknown";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--reps") o.opt.reps = std::stoi(next());
+    else if (a == "--csv") o.opt.csv = next();
+    else if (a == "--commit") commit = next();
+    else if (a == "--shape") o.shape = next();
+    else if (a == "--only") o.only = next();
+    else if (a == "--once") o.once = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--reps R] [--csv FILE] [--commit SHA] [--shape NAME] [--only NAME] [--once]\n", argv[0]);
+      return 2;
+    }
+  }
+  int dev = 0;
+  cudaDeviceProp prop{};
+  bench::check(cudaGetDevice(&dev), "cudaGetDevice");
+  bench::check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+  std::printf("device: %s, %d SMs, commit %s\n", prop.name, prop.multiProcessorCount, commit.c_str());
+  bench::report rep(o.opt);
+  cublasHandle_t h;
+  bench::transpose_bench::check_cublas(cublasCreate(&h), "cublasCreate");
+  tsweep::run_shape<float>(o, rep, h, 8192, 8192);
+  tsweep::run_shape<float>(o, rep, h, 16384, 16384);
+  tsweep::run_shape<float>(o, rep, h, 8191, 8193);
+  tsweep::run_shape<float>(o, rep, h, 4097, 16411);
+  tsweep::run_shape<double>(o, rep, h, 8192, 8192);
+  tsweep::run_shape<double>(o, rep, h, 8191, 8193);
+  cublasDestroy(h);
+  if (!o.once) rep.finish(prop.name, commit);
+  return 0;
+}
