@@ -1,12 +1,12 @@
 // Tuning sweep of the fast transpose (a development tool beside the bench program, which alone makes
 // performance claims): times variants of the fast strategy against cublas<t>geam and a device-to-
 // device copy in the same run, on the issue's hard shapes, and checks every variant's output against
-// cuBLAS's.
+// cuBLAS's (algo::cub's 32x32 tile kernel for 1- and 2-byte elements, whose baseline is the copy).
 //
 //   transpose_sweep [--reps R] [--csv FILE] [--commit SHA] [--shape NAME] [--only NAME] [--once]
 //
 // --shape keeps the shapes whose label contains NAME ("8192x8192 f32", "f64", "8191"), --only the
-// variants whose name contains NAME (cuBLAS always runs). --once calls each once per shape without
+// variants whose name contains NAME, or is NAME for "=NAME" (cuBLAS always runs). --once calls each once per shape without
 // timing (for ncu: -k regex:...).
 //
 // Variants are tunings (transpose_common.cuh, transpose_tuning) handed to kernels::fast<E, Tuning>.
@@ -49,6 +49,35 @@ struct one_tile_8k : one_tile {  // 8 KB tiles of 128 threads, up to 16 CTAs per
   static constexpr int fast_min_blocks = 8;
   static constexpr int unaligned_min_blocks = 6;
 };
+struct one_tile_mb5 : one_tile {  // 5 CTAs per SM (48 registers)
+  static constexpr int fast_min_blocks = 5;
+  static constexpr int unaligned_min_blocks = 4;
+};
+struct one_tile_u4 : one_tile {  // unaligned: 4 CTAs per SM (64 registers)
+  static constexpr int unaligned_min_blocks = 4;
+};
+struct one_tile_512 : one_tile {  // 16 KB tiles of 512 threads (2 vectors each), 4 CTAs per SM
+  static constexpr int fast_threads = 512;
+  static constexpr int unaligned_min_blocks = 3;
+};
+struct one_tile_32k : one_tile {  // 32 KB tiles of 256 threads (8 vectors each)
+  static constexpr int fast_tile_bytes = 32768;
+  static constexpr int unaligned_rows(int e) { return e == 1 ? 256 : 128; }
+  static constexpr int unaligned_cols(int e) { return e == 1 || e == 8 ? 32 : 64; }
+};
+struct one_tile_32k_512 : one_tile_32k {  // 32 KB tiles of 512 threads, 3 CTAs per SM
+  static constexpr int fast_threads = 512;
+  static constexpr int fast_min_blocks = 3;
+  static constexpr int unaligned_min_blocks = 2;
+};
+struct one_tile_async : one_tile {  // 16 KB tiles by cp.async (no registers held), 8 CTAs per SM
+  static constexpr int fast_async_stages = 1;
+  static constexpr int fast_min_blocks = 8;
+};
+struct one_tile_async_32k : one_tile_32k {  // 32 KB tiles by cp.async, up to 7 CTAs per SM
+  static constexpr int fast_async_stages = 1;
+  static constexpr int fast_min_blocks = 6;
+};
 struct band8 : base {
   static constexpr int fast_band = 8;
 };
@@ -84,7 +113,10 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   const int copies = rotation_count(static_cast<std::size_t>(n) * sizeof(T));
   rotating_buffers<T> in(n, copies), out(n, copies, false), ref(n, 1, false);
-  geam(h, rows, cols, in[0], ref[0]);
+  constexpr bool has_geam = std::is_same<T, float>::value || std::is_same<T, double>::value;
+  const std::string base = has_geam ? "cublas" : "memcpy";
+  if constexpr (has_geam) geam(h, rows, cols, in[0], ref[0]);
+  else algo::transpose(algo::cub, in[0], rows, cols, ref[0]);
   check(cudaDeviceSynchronize(), "reference");
 
   auto time = [&](const std::string& impl, auto&& fn) {
@@ -93,9 +125,9 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
       check(cudaDeviceSynchronize(), impl.c_str());
       return;
     }
-    rep.add(row{"transpose", type, n, impl, median_ms(o.opt, fn), bytes, "cublas"});
+    rep.add(row{"transpose", type, n, impl, median_ms(o.opt, fn), bytes, base});
   };
-  time("cublas", [&](int r) { geam(h, rows, cols, in[r], out[r]); });
+  if constexpr (has_geam) time("cublas", [&](int r) { geam(h, rows, cols, in[r], out[r]); });
   if (!o.once)
     time("memcpy", [&](int r) {
       check(cudaMemcpyAsync(out[r], in[r], static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice),
@@ -103,17 +135,25 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
     });
   auto variant = [&](auto tuning, const char* name) {
     using Tuning = decltype(tuning);
-    if (!o.only.empty() && std::string(name).find(o.only) == std::string::npos) return;
+    if (!o.only.empty() && (o.only[0] == '=' ? o.only.substr(1) != name : std::string(name).find(o.only) == std::string::npos))
+      return;
     time(name, [&](int r) { fast_variant<Tuning>(in[r], rows, cols, out[r]); });
     fast_variant<Tuning>(in[0], rows, cols, out[0]);
     check(cudaDeviceSynchronize(), name);
     if (!thrust::equal(thrust::device, out[0], out[0] + n, ref[0]))
-      std::printf("  !! %s %s: output differs from cublas\n", type.c_str(), name);
+      std::printf("  !! %s %s: output differs from the reference\n", type.c_str(), name);
   };
   variant(dflt{}, "default");
   variant(balanced{}, "balanced grid");
   variant(one_tile{}, "one tile per CTA");
   variant(one_tile_mb8{}, "one tile per CTA, 8 CTAs/SM bound");
+  variant(one_tile_mb5{}, "one tile per CTA, 5 (4) CTAs/SM bound");
+  variant(one_tile_u4{}, "one tile per CTA, unaligned 4 CTAs/SM");
+  if constexpr (sizeof(T) >= 4) variant(one_tile_512{}, "one tile per CTA, 512 threads");
+  variant(one_tile_32k{}, "one tile per CTA, 32 KB tiles");
+  variant(one_tile_32k_512{}, "one tile per CTA, 32 KB, 512 threads");
+  variant(one_tile_async{}, "one tile per CTA, cp.async 16 KB");
+  variant(one_tile_async_32k{}, "one tile per CTA, cp.async 32 KB");
   variant(one_tile_8k{}, "one tile per CTA, 8 KB tiles");
   variant(band8{}, "bands of 8 tile rows");
   variant(band32{}, "bands of 32 tile rows");
@@ -161,6 +201,9 @@ int main(int argc, char** argv) {
   tsweep::run_shape<float>(o, rep, h, 4097, 16411);
   tsweep::run_shape<double>(o, rep, h, 8192, 8192);
   tsweep::run_shape<double>(o, rep, h, 8191, 8193);
+  tsweep::run_shape<float>(o, rep, h, 2097120, 32);
+  tsweep::run_shape<std::uint8_t>(o, rep, h, 16384, 16384);
+  tsweep::run_shape<std::uint16_t>(o, rep, h, 16384, 16384);
   cublasDestroy(h);
   if (!o.once) rep.finish(prop.name, commit);
   return 0;

@@ -123,17 +123,29 @@ struct block_grid {
   /// shorter) and each band is walked column by column: blocks running at the same time then cover
   /// a band x (a few columns) patch, so the output rows they write are long runs too.
   ALGO_HD block locate(std::int64_t t) const {
-    const std::int64_t b = t / per_matrix, k = t - b * per_matrix;
-    if (band > 0) {
-      const std::int64_t per_band = band * cols_of_blocks;
-      const std::int64_t bi = k / per_band, rem = k - bi * per_band;
-      const std::int64_t left = rows_of_blocks - bi * band, h = left < band ? left : band;
-      const std::int64_t bc = rem / h, br = bi * band + (rem - bc * h);
-      return block{b, br * block_rows, bc * block_cols};
-    }
-    const std::int64_t br = k / cols_of_blocks, bc = k - br * cols_of_blocks;
-    return block{b, br * block_rows, bc * block_cols};
+    // 32-bit divisions whenever the block count allows (a 64-bit one is a long subroutine)
+    if (total <= 0x7fffffff) return locate_as<std::uint32_t>(t);
+    return locate_as<std::int64_t>(t);
   }
+  template <class I>
+  ALGO_HD block locate_as(std::int64_t t64) const {
+    const I t = static_cast<I>(t64), pm = static_cast<I>(per_matrix), cb = static_cast<I>(cols_of_blocks);
+    const I b = t / pm, k = t - b * pm;
+    I br, bc;
+    if (band > 0) {
+      const I bd = static_cast<I>(band < rows_of_blocks ? band : rows_of_blocks);
+      const I per_band = bd * cb;
+      const I bi = k / per_band, rem = k - bi * per_band;
+      const I left = static_cast<I>(rows_of_blocks) - bi * bd, h = left < bd ? left : bd;
+      bc = rem / h;
+      br = bi * bd + (rem - bc * h);
+    } else {
+      br = k / cb;
+      bc = k - br * cb;
+    }
+    return block{std::int64_t(b), std::int64_t(br) * block_rows, std::int64_t(bc) * block_cols};
+  }
+
   /// Diagonal block order (the seed's "diagonal" kernels): block t of a matrix goes to block row
   /// k % R and block column (k / R + k % R) % C, a bijection that makes the blocks running at the same
   /// time touch different columns as well as different rows, spreading them over DRAM partitions.

@@ -89,6 +89,24 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks) fast_single
   }
 }
 
+/// fast_single_kernel with the tile copied by cp.async straight into shared memory (no registers
+/// hold it: more CTAs fit per SM).
+template <class Agent>
+__global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
+    fast_single_async_kernel(const __grid_constant__ Agent agent) {
+  __shared__ typename Agent::smem_t buffer;
+  const int tid = threadIdx.x;
+  for (std::int64_t t = blockIdx.x; t < agent.grid.total; t += gridDim.x) {
+    const auto tile = agent.grid.locate(t);
+    if (t != blockIdx.x) __syncthreads();  // the previous tile's drain is done by every thread
+    agent.load_async(tile, tid, buffer);
+    async_commit();
+    async_wait<0>();
+    __syncthreads();
+    agent.drain(tile, tid, buffer);
+  }
+}
+
 template <class Agent, int Stages>
 __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
     fast_async_kernel(const __grid_constant__ Agent agent) {
@@ -158,7 +176,9 @@ void launch_persistent(const Agent& agent, cudaStream_t stream, const char* name
 template <class Tuning, class Agent>
 void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int stages = Tuning::fast_async_stages;
-  if constexpr (Agent::async_capable && stages >= 2) {
+  if constexpr (Tuning::fast_schedule == transpose_schedule::one_tile && Agent::async_capable && stages == 1) {
+    launch_persistent<fast_single_async_kernel<Agent>, true, Tuning::fast_schedule>(agent, stream, name);
+  } else if constexpr (Agent::async_capable && stages >= 2) {
     static_assert(stages * Tuning::fast_tile_bytes <= 48 * 1024, "the ring is static shared memory");
     launch_persistent<fast_async_kernel<Agent, stages>, true, Tuning::fast_schedule>(agent, stream, name);
   } else if constexpr (Tuning::fast_schedule == transpose_schedule::one_tile) {
