@@ -11,11 +11,11 @@
 //                                kernel otherwise)
 //   algo::cuda                   the default policy (= fast)
 //   fast variant: ...            the fast strategy with other tuning constants (transpose_tuning):
-//                                evict-first stores; 8 KB tiles of 128 threads; for aligned 4- and
-//                                8-byte shapes the register pipeline instead of the cp.async ring, and
-//                                a ring of 2 tiles instead of 3; for shapes with odd leading
-//                                dimensions, the unaligned path with 16-byte output alignment (instead
-//                                of 32) or with taller tiles. To pick defaults from one run.
+//                                evict-first stores; 8 KB tiles of 128 threads; the persistent grid
+//                                (the default before session 3); for aligned shapes wide tiles and
+//                                persistent cp.async rings of 3 and 2 tiles; for shapes with odd
+//                                leading dimensions, the unaligned path with 16-byte output alignment
+//                                (instead of 32) or with taller tiles. To pick defaults from one run.
 //
 // GB/s counts bytes read + written (2 * rows * cols * sizeof(T)); "x base" is baseline time / this
 // time. After timing, the default policy's output is compared with algo::cub's (a line says if not).
@@ -81,10 +81,18 @@ struct tune_8k : transpose_tuning {
   static constexpr int fast_min_blocks = 8;
   static constexpr int unaligned_min_blocks = 4;
 };
-struct tune_ring3 : transpose_tuning {  // aligned 4/8/16-byte elements: a cp.async ring of 3 tiles
+using algo::detail::cuda::transpose_kernels::transpose_schedule;
+struct tune_persistent : transpose_tuning {  // the default until session 3: persistent CTAs
+  static constexpr int fast_schedule = transpose_schedule::persistent;
+  static constexpr int unaligned_min_blocks = 3;
+};
+struct tune_wide : transpose_tuning {  // aligned tiles twice as wide and half as tall
+  static constexpr int fast_wide = 1;
+};
+struct tune_ring3 : tune_persistent {  // aligned 4/8/16-byte elements: a cp.async ring of 3 tiles
   static constexpr int fast_async_stages = 3;
 };
-struct tune_ring2 : transpose_tuning {  // a cp.async ring of 2 tiles (1 in flight while 1 drains)
+struct tune_ring2 : tune_persistent {  // a cp.async ring of 2 tiles (1 in flight while 1 drains)
   static constexpr int fast_async_stages = 2;
 };
 struct tune_align16 : transpose_tuning {  // the first run's unaligned default
@@ -93,15 +101,6 @@ struct tune_align16 : transpose_tuning {  // the first run's unaligned default
 struct tune_tall : transpose_tuning {
   static constexpr int unaligned_rows(int e) { return e == 1 ? 256 : e == 8 ? 64 : 128; }
   static constexpr int unaligned_cols(int) { return 32; }
-};
-
-struct tune_mb2 : transpose_tuning {  // fewer CTAs per SM asked of ptxas: more registers per thread
-  static constexpr int fast_min_blocks = 2;
-  static constexpr int unaligned_min_blocks = 2;
-};
-struct tune_mb6 : transpose_tuning {  // more resident CTAs per SM
-  static constexpr int fast_min_blocks = 6;
-  static constexpr int unaligned_min_blocks = 5;
 };
 struct tune_evict_tall : tune_tall {
   static constexpr bool evict_first_stores = true;
@@ -169,11 +168,11 @@ void run_shape(const options& opt, report& rep, cublasHandle_t h, std::int64_t r
   const bool tiles = rows > 1 && cols > 1;
   variant(tune_evict_first{}, "evict-first stores");
   variant(tune_8k{}, "8 KB tiles, 128 threads");
-  variant(tune_mb2{}, "2 CTAs/SM register bound");
-  variant(tune_mb6{}, "6 (5 unaligned) CTAs/SM register bound");
+  variant(tune_persistent{}, "persistent grid (previous default)");
+  if (!odd && tiles) variant(tune_wide{}, "aligned, wide tiles");
   if (!odd && tiles && sizeof(T) >= 4) {
-    variant(tune_ring3{}, "aligned, cp.async ring of 3 tiles");
-    variant(tune_ring2{}, "aligned, cp.async ring of 2 tiles");
+    variant(tune_ring3{}, "aligned, persistent cp.async ring of 3");
+    variant(tune_ring2{}, "aligned, persistent cp.async ring of 2");
   }
   if (odd && tiles) {
     variant(tune_align16{}, "unaligned, 16-byte output alignment");

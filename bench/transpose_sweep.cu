@@ -33,68 +33,27 @@ using sched = kernels::transpose_schedule;
 using bench::transpose_bench::fast_variant;
 
 struct dflt : base {};
-struct balanced : base {
-  static constexpr int fast_schedule = sched::balanced;
+struct persistent : base {  // the default until this sweep: persistent CTAs, unaligned 3 CTAs/SM
+  static constexpr int fast_schedule = sched::persistent;
+  static constexpr int unaligned_min_blocks = 3;
 };
-struct one_tile : base {
-  static constexpr int fast_schedule = sched::one_tile;
+struct wide : base {  // aligned tiles twice as wide, half as tall (f64: 32 x 64, f32: 32 x 128)
+  static constexpr int fast_wide = 1;
 };
-struct one_tile_mb8 : one_tile {  // 8 CTAs per SM asked of ptxas (32 registers)
-  static constexpr int fast_min_blocks = 8;
-  static constexpr int unaligned_min_blocks = 6;
-};
-struct one_tile_8k : one_tile {  // 8 KB tiles of 128 threads, up to 16 CTAs per SM
+struct tiles_8k : base {  // 8 KB tiles of 128 threads
   static constexpr int fast_threads = 128;
   static constexpr int fast_tile_bytes = 8192;
   static constexpr int fast_min_blocks = 8;
   static constexpr int unaligned_min_blocks = 6;
 };
-struct one_tile_mb5 : one_tile {  // 5 CTAs per SM (48 registers)
-  static constexpr int fast_min_blocks = 5;
-  static constexpr int unaligned_min_blocks = 4;
+struct align16 : base {  // unaligned: output pieces 16-byte aligned (halo 1 row for f64, 3 for f32)
+  static constexpr int unaligned_align_bytes = 16;
 };
-struct one_tile_u4 : one_tile {  // unaligned: 4 CTAs per SM (64 registers)
-  static constexpr int unaligned_min_blocks = 4;
+struct evict_first : base {
+  static constexpr bool evict_first_stores = true;
 };
-struct one_tile_512 : one_tile {  // 16 KB tiles of 512 threads (2 vectors each), 4 CTAs per SM
-  static constexpr int fast_threads = 512;
+struct unaligned_mb3 : base {
   static constexpr int unaligned_min_blocks = 3;
-};
-struct one_tile_32k : one_tile {  // 32 KB tiles of 256 threads (8 vectors each)
-  static constexpr int fast_tile_bytes = 32768;
-  static constexpr int unaligned_rows(int e) { return e == 1 ? 256 : 128; }
-  static constexpr int unaligned_cols(int e) { return e == 1 || e == 8 ? 32 : 64; }
-};
-struct one_tile_32k_512 : one_tile_32k {  // 32 KB tiles of 512 threads, 3 CTAs per SM
-  static constexpr int fast_threads = 512;
-  static constexpr int fast_min_blocks = 3;
-  static constexpr int unaligned_min_blocks = 2;
-};
-struct one_tile_async : one_tile {  // 16 KB tiles by cp.async (no registers held), 8 CTAs per SM
-  static constexpr int fast_async_stages = 1;
-  static constexpr int fast_min_blocks = 8;
-};
-struct one_tile_async_32k : one_tile_32k {  // 32 KB tiles by cp.async, up to 7 CTAs per SM
-  static constexpr int fast_async_stages = 1;
-  static constexpr int fast_min_blocks = 6;
-};
-struct band8 : base {
-  static constexpr int fast_band = 8;
-};
-struct band32 : base {
-  static constexpr int fast_band = 32;
-};
-struct column_order : base {
-  static constexpr int fast_band = 1 << 30;
-};
-struct band8_balanced : balanced {
-  static constexpr int fast_band = 8;
-};
-struct band8_one_tile : one_tile {
-  static constexpr int fast_band = 8;
-};
-struct tall_band8 : bench::transpose_bench::tune_tall {
-  static constexpr int fast_band = 8;
 };
 
 struct options {
@@ -144,26 +103,14 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
       std::printf("  !! %s %s: output differs from the reference\n", type.c_str(), name);
   };
   variant(dflt{}, "default");
-  variant(balanced{}, "balanced grid");
-  variant(one_tile{}, "one tile per CTA");
-  variant(one_tile_mb8{}, "one tile per CTA, 8 CTAs/SM bound");
-  variant(one_tile_mb5{}, "one tile per CTA, 5 (4) CTAs/SM bound");
-  variant(one_tile_u4{}, "one tile per CTA, unaligned 4 CTAs/SM");
-  if constexpr (sizeof(T) >= 4) variant(one_tile_512{}, "one tile per CTA, 512 threads");
-  variant(one_tile_32k{}, "one tile per CTA, 32 KB tiles");
-  variant(one_tile_32k_512{}, "one tile per CTA, 32 KB, 512 threads");
-  variant(one_tile_async{}, "one tile per CTA, cp.async 16 KB");
-  variant(one_tile_async_32k{}, "one tile per CTA, cp.async 32 KB");
-  variant(one_tile_8k{}, "one tile per CTA, 8 KB tiles");
-  variant(band8{}, "bands of 8 tile rows");
-  variant(band32{}, "bands of 32 tile rows");
-  variant(column_order{}, "column-major tile order");
-  variant(band8_balanced{}, "bands of 8, balanced");
-  variant(band8_one_tile{}, "bands of 8, one tile per CTA");
+  variant(persistent{}, "persistent grid (previous default)");
+  variant(wide{}, "wide aligned tiles");
+  variant(tiles_8k{}, "8 KB tiles, 128 threads");
+  variant(evict_first{}, "evict-first stores");
   const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
   if (odd) {
-    variant(bench::transpose_bench::tune_tall{}, "unaligned tall tiles");
-    variant(tall_band8{}, "unaligned tall tiles, bands of 8");
+    variant(align16{}, "unaligned, 16-byte output alignment");
+    variant(unaligned_mb3{}, "unaligned, 3 CTAs/SM bound");
   }
 }
 

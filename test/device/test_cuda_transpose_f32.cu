@@ -18,15 +18,32 @@ TEST_CASE("cuda transpose: float, 67108864 x 1, 1 x 67108864, 2097120 x 32, 32 x
   check_strategies<float>({{67108864, 1}, {1, 67108864}, {2097120, 32}, {32, 2097120}}, 32);
 }
 
-// The fast strategy under the tuning variants the bench times (bench/transpose.cuh): the register
-// cp.async rings of 3 and 2 tiles instead of the register pipeline, 16-byte output alignment on odd shapes.
+// The fast strategy under the tuning variants the bench times (bench/transpose.cuh) and the other
+// schedules of transpose_schedule: the persistent register pipeline (the default before session 3)
+// and its balanced grid, cp.async rings of 3 and 2 tiles, one tile per CTA by cp.async, wide tiles,
+// 16-byte output alignment on odd shapes.
 namespace {
+using algo::detail::cuda::transpose_kernels::transpose_schedule;
 using algo::detail::cuda::transpose_kernels::transpose_tuning;
-struct tune_ring3 : transpose_tuning {
+struct tune_persistent : transpose_tuning {
+  static constexpr int fast_schedule = transpose_schedule::persistent;
+  static constexpr int unaligned_min_blocks = 3;
+};
+struct tune_balanced : tune_persistent {
+  static constexpr int fast_schedule = transpose_schedule::balanced;
+};
+struct tune_ring3 : tune_persistent {
   static constexpr int fast_async_stages = 3;
 };
-struct tune_ring2 : transpose_tuning {
+struct tune_ring2 : tune_persistent {
   static constexpr int fast_async_stages = 2;
+};
+struct tune_single_async : transpose_tuning {
+  static constexpr int fast_async_stages = 1;
+};
+struct tune_wide_banded : transpose_tuning {
+  static constexpr int fast_wide = 1;
+  static constexpr int fast_band = 3;
 };
 struct tune_align16 : transpose_tuning {
   static constexpr int unaligned_align_bytes = 16;
@@ -54,7 +71,11 @@ void check_fast_variant(const char* name) {
 }  // namespace
 
 TEST_CASE("cuda transpose: float, fast strategy under the bench's tuning variants", "[cuda][transpose]") {
+  check_fast_variant<tune_persistent>("persistent register pipeline");
+  check_fast_variant<tune_balanced>("balanced persistent grid");
   check_fast_variant<tune_ring3>("cp.async ring of 3");
   check_fast_variant<tune_ring2>("cp.async ring of 2");
+  check_fast_variant<tune_single_async>("one tile per CTA by cp.async");
+  check_fast_variant<tune_wide_banded>("wide tiles in bands of 3 tile rows");
   check_fast_variant<tune_align16>("16-byte output alignment");
 }

@@ -19,6 +19,16 @@
 namespace algo::detail::cuda::transpose_kernels {
 
 // ---- tuning ---------------------------------------------------------------------------------------
+/// How the fast strategy deals tiles to CTAs.
+struct transpose_schedule {
+  /// One CTA per resident slot; CTA k takes tiles k, k + grid, ... (the last round may be short).
+  static constexpr int persistent = 0;
+  /// Persistent, but with the grid trimmed so that every CTA takes the same number of tiles.
+  static constexpr int balanced = 1;
+  /// One tile per CTA (grid = tiles, up to 2^30): the hardware deals tiles as CTAs retire.
+  static constexpr int one_tile = 2;
+};
+
 /// Every tuning constant of the transpose kernels (bench/NOTES.md, section Transpose, says why).
 struct transpose_tuning {
   // naive family (naive_row, naive_col, unrolled, diagonal) and the copy_row / copy_col bounds
@@ -26,14 +36,18 @@ struct transpose_tuning {
   static constexpr int unroll = 4;  // unrolled: elements per thread
   // tiled family: tile x tile elements, tile x tiled_block_y threads
   static constexpr int tile = 32, tiled_block_y = 8;
-  // fast: persistent CTAs of fast_threads threads; each tile is fast_tile_bytes of shared memory
-  // (two of them: the next tile is staged while the last one drains), fast_tile_bytes / 16 /
-  // fast_threads 16-byte vectors in flight per thread
+  // fast: CTAs of fast_threads threads; each tile is fast_tile_bytes of shared memory,
+  // fast_tile_bytes / 16 / fast_threads 16-byte vectors in flight per thread
   static constexpr int fast_threads = 256;
   static constexpr int fast_tile_bytes = 16384;
+  // fast, aligned rows: tiles as square as fast_tile_bytes allows (8-byte elements: 64 rows x 32
+  // columns), then fast_wide times twice as wide and half as tall
+  static constexpr int fast_wide = 0;
   // fast: CTAs per SM the register allocation must allow (__launch_bounds__), aligned / unaligned
+  // (unaligned 4: 64 registers, 12 bytes spilled; 3: 72-80 registers; H200 sweep, 8191 x 8193 f32:
+  // 1.147x / 1.099x cuBLAS)
   static constexpr int fast_min_blocks = 4;
-  static constexpr int unaligned_min_blocks = 3;
+  static constexpr int unaligned_min_blocks = 4;
   // fast, 16-byte aligned rows of 4-, 8- and 16-byte elements: tiles loaded straight into shared
   // memory by cp.async through a ring of fast_async_stages tiles (stages - 1 tiles of loads in
   // flight per CTA while one drains); 0 = the register pipeline (load, stage, drain) as for 1- and
@@ -54,20 +68,13 @@ struct transpose_tuning {
   // fast and copy_flat: stores marked evict-first (st.global.cs): the output is not read again soon
   static constexpr bool evict_first_stores = false;
   // fast: how tiles are dealt to CTAs (transpose_schedule) and in what order they are numbered
-  // (fast_band: 0 = row-major tile order; b > 0 = bands of b tile rows, each walked column by column)
-  static constexpr int fast_schedule = 0;
+  // (fast_band: 0 = row-major tile order; b > 0 = bands of b tile rows, each walked column by column).
+  // One tile per CTA beat the persistent grid on every shape of the sweep (H100: 8191 x 8193 f32
+  // 1.21x -> 1.41x cuBLAS, 8192^2 f32 0.94x -> 0.99x); no band order beat row-major.
+  static constexpr int fast_schedule = transpose_schedule::one_tile;
   static constexpr int fast_band = 0;
 };
 
-/// How the fast strategy deals tiles to CTAs.
-struct transpose_schedule {
-  /// One CTA per resident slot; CTA k takes tiles k, k + grid, ... (the last round may be short).
-  static constexpr int persistent = 0;
-  /// Persistent, but with the grid trimmed so that every CTA takes the same number of tiles.
-  static constexpr int balanced = 1;
-  /// One tile per CTA (grid = tiles, up to 2^30): the hardware deals tiles as CTAs retire.
-  static constexpr int one_tile = 2;
-};
 // The fast strategy takes its tuning as a type (fast<E, Tuning>), so the bench can time variants
 // side by side: a variant derives from transpose_tuning and overrides a few constants.
 

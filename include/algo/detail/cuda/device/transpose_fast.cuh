@@ -6,11 +6,25 @@
 //                       2-byte elements packed into 4-byte words by register transposes)
 //   otherwise           unaligned_agent: element loads, aligned 16-byte stores
 //
-// Both agents run in the same persistent, software-pipelined kernel: a grid of as many CTAs as fit
-// on the GPU at once, each walking tiles blockIdx.x, blockIdx.x + gridDim.x, ... (grid x only: no
-// shape reaches a grid limit). While a tile drains from shared memory to the output, the loads of
-// the CTA's next tile are already in flight in registers; shared memory is double-buffered so one
-// barrier per tile suffices:
+// Both agents run in the same kernels; Tuning::fast_schedule (transpose_schedule) picks how tiles
+// are dealt to CTAs (grid x only: no shape reaches a grid limit).
+//
+// Default, transpose_schedule::one_tile: fast_single_kernel, one CTA per tile (the hardware hands
+// out tiles as CTAs retire, 4 CTAs per SM; the overlap of one CTA's loads with another's drain comes
+// from the SM's other CTAs):
+//
+//     load(tile)    global -> registers
+//     stage(tile)   registers -> shared memory
+//     barrier
+//     drain(tile)   shared memory -> global
+//
+// transpose_schedule::persistent / balanced: fast_kernel, as many CTAs as fit on the GPU at once,
+// each walking tiles blockIdx.x, blockIdx.x + gridDim.x, ... in a software pipeline (the default
+// until the session-3 sweep, which found it 1-6 % slower on squares and 15-20 % slower on odd shapes
+// than one tile per CTA: every CTA waits on its slowest load once per tile, the last round of tiles
+// is short, and the 72-80 registers of the unaligned agent left 3 CTAs per SM). While a tile drains,
+// the next tile's loads are in flight in registers; shared memory is double-buffered so one barrier
+// per tile suffices:
 //
 //     load(tile 0)
 //     loop:  stage(tile i)   registers -> buffer i % 2          (waits for tile i's loads)
@@ -21,16 +35,18 @@
 // A thread reaches stage(i + 2) (buffer i % 2 again) only after barrier i + 1, which every thread
 // passes only after finishing drain(i): the buffer is free.
 //
-// Aligned 4-, 8- and 16-byte elements (Tuning::fast_async_stages = S > 0) run fast_async_kernel
-// instead: cp.async copies each tile straight into a ring of S shared tiles, so S - 1 tiles of loads
-// are in flight per CTA and none of them waits in registers for a barrier (the register pipeline has
-// one tile in flight, and the whole CTA waits for its slowest load before the next tile's loads go):
+// With Tuning::fast_async_stages = S >= 2, aligned 4-, 8- and 16-byte elements run fast_async_kernel
+// instead (persistent): cp.async copies each tile straight into a ring of S shared tiles, so S - 1
+// tiles of loads are in flight per CTA and none of them waits in registers for a barrier:
 //
 //     load_async(tiles 0 .. S-2), one commit group each
 //     loop i:  wait until tile i's group is complete (S - 2 younger groups may still fly)
 //              barrier                        (tile i visible to all; drain(i - 1) done by all)
 //              load_async(tile i + S - 1)     into slot (i - 1) % S, freed by that barrier
 //              drain(tile i)                  slot i % S -> global
+//
+// S = 1 with one tile per CTA is fast_single_async_kernel (cp.async, no registers hold the tile).
+// None of the cp.async forms beat the register forms on the GPUs measured (bench/NOTES.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -142,7 +158,7 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
 /// per tile; Schedule (transpose_schedule) may trim that grid to even out the tiles per CTA, or ask
 /// for one CTA per tile.
 template <auto Kernel, bool MaxShared, int Schedule, class Agent>
-void launch_persistent(const Agent& agent, cudaStream_t stream, const char* name) {
+void launch_tiles(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int threads = Agent::threads;
   if (agent.grid.total == 0) return;
   static const int per_sm = [] {
@@ -177,14 +193,14 @@ template <class Tuning, class Agent>
 void launch_fast(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int stages = Tuning::fast_async_stages;
   if constexpr (Tuning::fast_schedule == transpose_schedule::one_tile && Agent::async_capable && stages == 1) {
-    launch_persistent<fast_single_async_kernel<Agent>, true, Tuning::fast_schedule>(agent, stream, name);
+    launch_tiles<fast_single_async_kernel<Agent>, true, Tuning::fast_schedule>(agent, stream, name);
   } else if constexpr (Agent::async_capable && stages >= 2) {
     static_assert(stages * Tuning::fast_tile_bytes <= 48 * 1024, "the ring is static shared memory");
-    launch_persistent<fast_async_kernel<Agent, stages>, true, Tuning::fast_schedule>(agent, stream, name);
+    launch_tiles<fast_async_kernel<Agent, stages>, true, Tuning::fast_schedule>(agent, stream, name);
   } else if constexpr (Tuning::fast_schedule == transpose_schedule::one_tile) {
-    launch_persistent<fast_single_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
+    launch_tiles<fast_single_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
   } else {
-    launch_persistent<fast_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
+    launch_tiles<fast_kernel<Agent>, false, Tuning::fast_schedule>(agent, stream, name);
   }
 }
 
