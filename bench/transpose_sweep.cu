@@ -56,6 +56,28 @@ struct unaligned_mb3 : base {
   static constexpr int unaligned_min_blocks = 3;
 };
 
+struct lean6 : base {  // drain one vector at a time, 6 CTAs per SM (40 registers)
+  static constexpr int fast_drain_unroll = 1;
+  static constexpr int fast_min_blocks = 6;
+  static constexpr int unaligned_min_blocks = 6;
+};
+struct lean8 : lean6 {  // ... 8 CTAs per SM (32 registers)
+  static constexpr int fast_min_blocks = 8;
+  static constexpr int unaligned_min_blocks = 8;
+};
+struct drain2_mb5 : base {  // drain two vectors at a time, 5 CTAs per SM (48 registers)
+  static constexpr int fast_drain_unroll = 2;
+  static constexpr int fast_min_blocks = 5;
+  static constexpr int unaligned_min_blocks = 5;
+};
+struct u6 : base {  // unaligned agent at 6 CTAs per SM
+  static constexpr int unaligned_min_blocks = 6;
+};
+struct tall64 : base {  // unaligned 8-byte elements: 128 x 32 tiles (halo 3 of 131 rows), 3 CTAs/SM
+  static constexpr int unaligned_rows(int e) { return e == 1 ? 128 : e == 8 ? 128 : 64; }
+  static constexpr int unaligned_min_blocks = 3;
+};
+
 struct options {
   bench::options opt;
   std::string shape, only;
@@ -107,10 +129,15 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
   variant(wide{}, "wide aligned tiles");
   variant(tiles_8k{}, "8 KB tiles, 128 threads");
   variant(evict_first{}, "evict-first stores");
+  variant(lean6{}, "drain 1 at a time, 6 CTAs/SM");
+  variant(lean8{}, "drain 1 at a time, 8 CTAs/SM");
+  variant(drain2_mb5{}, "drain 2 at a time, 5 CTAs/SM");
   const bool odd = (cols * sizeof(T)) % 16 != 0 || (rows * sizeof(T)) % 16 != 0;
   if (odd) {
     variant(align16{}, "unaligned, 16-byte output alignment");
     variant(unaligned_mb3{}, "unaligned, 3 CTAs/SM bound");
+    variant(u6{}, "unaligned, 6 CTAs/SM bound");
+    if constexpr (sizeof(T) == 8) variant(tall64{}, "unaligned, 128 x 32 tiles for f64");
   }
 }
 

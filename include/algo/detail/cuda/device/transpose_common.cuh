@@ -48,6 +48,9 @@ struct transpose_tuning {
   // 1.147x / 1.099x cuBLAS)
   static constexpr int fast_min_blocks = 4;
   static constexpr int unaligned_min_blocks = 4;
+  // fast: drain tasks (one 16-byte output vector each) unrolled together per thread; 0 = all of them
+  // (their shared loads all issue before the first store: more registers, more overlap)
+  static constexpr int fast_drain_unroll = 0;
   // fast, 16-byte aligned rows of 4-, 8- and 16-byte elements: tiles loaded straight into shared
   // memory by cp.async through a ring of fast_async_stages tiles (stages - 1 tiles of loads in
   // flight per CTA while one drains); 0 = the register pipeline (load, stage, drain) as for 1- and

@@ -51,6 +51,7 @@ struct aligned_agent {
   static constexpr int V = 16 / WB;                                       // words per vector
   static constexpr int EV = 16 / E;                                       // elements per vector
   static constexpr int tasks = NV / P;                                    // load tasks (P rows each) per thread
+  static constexpr int drain_unroll = Tuning::fast_drain_unroll > 0 ? Tuning::fast_drain_unroll : NV;
   static_assert(chunks % threads == 0 && NV % P == 0, "a tile must split evenly among the threads");
   static_assert(threads % 32 == 0 && threads * 128 >= Tuning::fast_tile_bytes,
                 "a thread keeps its input vector column: threads >= the most vectors a tile row can have");
@@ -212,7 +213,7 @@ struct aligned_agent {
   ALGO_HD void drain_tile(const block_grid::block& t, int tid, const smem_t& sm) const {
     const int warp = tid >> 5, lane = tid & 31, x = lane & 7, y = lane >> 3;
     W* base = out + t.b * s.stride_out;
-#pragma unroll
+#pragma unroll(drain_unroll)
     for (int i = 0; i < NV; ++i) {
       const int id = warp + warps * i;
       const int c = 4 * (id >> log_g) + y;              // output row in the tile (input column)

@@ -51,6 +51,7 @@ struct unaligned_agent {
   static constexpr int VPR = TR / S;                                  // output vectors per tile column
   static constexpr int ND = TC / 4 * (VPR / 8) / warps;               // warp tasks per warp
   static constexpr int log_groups = log2_of(VPR / 8);
+  static constexpr int drain_unroll = Tuning::fast_drain_unroll > 0 ? Tuning::fast_drain_unroll : ND;
   static_assert(threads % TC == 0 && TC >= 32 && (TC & (TC - 1)) == 0, "each thread keeps one column");
   static_assert(VPR % 8 == 0 && (TC / 4) * (VPR / 8) == ND * warps, "drain: warp tasks split evenly");
   static_assert((A == 16 || A == 32) && (TR * E) % A == 0, "tile rows keep the alignment of every output row");
@@ -138,7 +139,7 @@ struct unaligned_agent {
   template <bool Whole>
   ALGO_HD void drain_tile(const block_grid::block& t, int tid, const smem_t& sm) const {
     const int warp = tid >> 5, lane = tid & 31, x = lane & 7, y = lane >> 3;
-#pragma unroll
+#pragma unroll(drain_unroll)
     for (int i = 0; i < ND; ++i) {
       const int id = warp + warps * i;
       const int c = 4 * (id >> log_groups) + y;                // output row in the tile
