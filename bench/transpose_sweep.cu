@@ -40,6 +40,15 @@ struct persistent : base {  // the default until this sweep: persistent CTAs, un
 struct wide : base {  // aligned tiles twice as wide, half as tall (f64: 32 x 64, f32: 32 x 128)
   static constexpr int fast_wide = 1;
 };
+struct tall : base {  // aligned tiles twice as tall, half as wide (f32: 128 x 32, f64: 128 x 16)
+  static constexpr int fast_wide = -1;
+};
+struct tall_8k : tall {
+  static constexpr int fast_threads = 128;
+  static constexpr int fast_tile_bytes = 8192;
+  static constexpr int fast_min_blocks = 8;
+  static constexpr int unaligned_min_blocks = 6;
+};
 struct tiles_8k : base {  // 8 KB tiles of 128 threads
   static constexpr int fast_threads = 128;
   static constexpr int fast_tile_bytes = 8192;
@@ -127,6 +136,8 @@ void run_shape(const options& o, bench::report& rep, cublasHandle_t h, std::int6
   variant(dflt{}, "default");
   variant(persistent{}, "persistent grid (previous default)");
   variant(wide{}, "wide aligned tiles");
+  variant(tall{}, "tall aligned tiles");
+  variant(tall_8k{}, "tall aligned 8 KB tiles, 128 threads");
   variant(tiles_8k{}, "8 KB tiles, 128 threads");
   variant(evict_first{}, "evict-first stores");
   variant(lean6{}, "drain 1 at a time, 6 CTAs/SM");

@@ -41,7 +41,8 @@ struct transpose_tuning {
   static constexpr int fast_threads = 256;
   static constexpr int fast_tile_bytes = 16384;
   // fast, aligned rows: tiles as square as fast_tile_bytes allows (8-byte elements: 64 rows x 32
-  // columns), then fast_wide times twice as wide and half as tall
+  // columns), then fast_wide times twice as wide and half as tall (negative: twice as tall and
+  // half as wide), as long as both sides keep 128 bytes
   static constexpr int fast_wide = 0;
   // fast: CTAs per SM the register allocation must allow (__launch_bounds__), aligned / unaligned
   // (unaligned 4: 64 registers, 12 bytes spilled; 3: 72-80 registers; H200 sweep, 8191 x 8193 f32:

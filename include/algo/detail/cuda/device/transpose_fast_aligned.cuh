@@ -82,6 +82,7 @@ struct aligned_agent {
     std::int64_t tc = std::int64_t(1) << (log_elements / 2), tr = std::int64_t(1) << (log_elements - log_elements / 2);
     const std::int64_t min_side = 128 / E;
     for (int k = 0; k < Tuning::fast_wide && tr / 2 >= min_side; ++k) tc *= 2, tr /= 2;
+    for (int k = 0; k < -Tuning::fast_wide && tc / 2 >= min_side; ++k) tr *= 2, tc /= 2;
     while (tc / 2 >= min_side && s.cols <= tc / 2) tc /= 2, tr *= 2;
     while (tr / 2 >= min_side && s.rows <= tr / 2) tr /= 2, tc *= 2;
     aligned_agent a{in, out, s, block_grid(s.rows, s.cols, s.count, tr, tc), 0, 0, 0};
