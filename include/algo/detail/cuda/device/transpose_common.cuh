@@ -56,8 +56,10 @@ struct transpose_tuning {
   // memory by cp.async through a ring of fast_async_stages tiles (stages - 1 tiles of loads in
   // flight per CTA while one drains); 0 = the register pipeline (load, stage, drain) as for 1- and
   // 2-byte elements. stages * fast_tile_bytes must stay within 48 KB (static shared memory).
-  // 0 by default until the cp.async ring has run clean under compute-sanitizer on the GPU machine
-  // (its first sanitizer run flagged edge reads, since changed); the bench keeps a variant row.
+  // 1 = one tile per CTA by cp.async (fast_single_async_kernel). 0 by default: every cp.async form
+  // was slower than the register forms on the H100 and H200 (bench/NOTES.md); the rings and the
+  // single form are tested (test_cuda_transpose_f32, clean under compute-sanitizer) and the bench
+  // keeps variant rows.
   static constexpr int fast_async_stages = 0;
   // fast, rows or columns not 16-byte aligned: tile rows x columns per element size (1, 2, 4, 8 B),
   // and the boundary (16 or 32 bytes) each output row's piece is shifted to. 8-byte elements take

@@ -154,9 +154,10 @@ __global__ void __launch_bounds__(Agent::threads, Agent::min_blocks)
   async_wait<0>();  // nothing is left in flight (every group past the end is empty)
 }
 
-/// One CTA per resident slot of the GPU (occupancy of `Kernel`, asked once per kernel), at most one
-/// per tile; Schedule (transpose_schedule) may trim that grid to even out the tiles per CTA, or ask
-/// for one CTA per tile.
+/// Launches `Kernel` over the agent's tiles. Schedule (transpose_schedule) one_tile: one CTA per
+/// tile (up to 2^30; the kernels loop past that). persistent: one CTA per resident slot of the GPU
+/// (occupancy of `Kernel`, asked once per kernel), at most one per tile; balanced: that grid trimmed
+/// so every CTA takes the same number of tiles.
 template <auto Kernel, bool MaxShared, int Schedule, class Agent>
 void launch_tiles(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int threads = Agent::threads;
