@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The lead's calls on the lent GPU machine (device tool), each well inside its 10-minute limit:
+# Runs on the GPU machine, each well inside a 10-minute command limit:
 #   scripts/gpu_check.sh tests     build everything (ninja -k 0, bounded), then the README's test
 #                                  command (scripts/test.sh) over the whole suite but the >2^31 tests
-#   scripts/gpu_check.sh sanitize  compute-sanitizer memcheck/racecheck/synccheck over the device
-#                                  tests at small sizes (ALGO_TEST_SMALL=1), then the full bench
+#   scripts/gpu_check.sh sanitize  compute-sanitizer memcheck/racecheck/synccheck over every device
+#                                  test (label device, not faults/large) at small sizes (ALGO_TEST_SMALL=1)
+#   scripts/gpu_check.sh bench     the full bench (bench/bench)
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
 #   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
 #                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
 #                                  the variants to profile, default "default")
-# Logs, the CTest summary and the bench CSV go to $OUT (./out without the device tool).
+# Logs, the CTest summary and the bench CSV go to $OUT (./out when OUT is not set).
 set -u
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -28,14 +29,33 @@ tests)
   echo "scripts/test.sh rc $?"; sed -n '/==== CTest summary/,$p' "$OUT/test.log"
   ;;
 sanitize)
+  # compute-sanitizer memcheck, racecheck and synccheck over every device test of the suite (CTest
+  # label device; not the fault-injection tests, which trap on purpose, nor the >2^31 ones) at
+  # small sizes, SAN_JOBS runs at a time; one line per (test, tool) in sanitizer.log.
   : >"$OUT/sanitizer.log"
-  for t in ${SANITIZE_TESTS:-test_cuda_scan_lookback test_cuda_scan_two_level test_cuda_reduce_retirement test_cuda_reduce_locked test_cuda_transpose_forms test_cuda_transpose_u8 test_cub_scan test_device_errors_cuda}; do
-    for tool in memcheck racecheck synccheck; do
-      r=$(ALGO_TEST_SMALL=1 timeout "${SAN_LIMIT:-60}" compute-sanitizer --tool $tool --error-exitcode 9 \
-            "$ALGO_BUILD_DIR/test/$t" "~[large]~[big]" 2>&1 | grep -E "ERROR SUMMARY|All tests passed|test cases|FAILED" | tr '\n' ' ')
-      echo "$t $tool (rc ${PIPESTATUS[0]}): $r" | tee -a "$OUT/sanitizer.log"
-    done
-  done
+  ctest --test-dir "$ALGO_BUILD_DIR" --show-only=json-v1 -L device -LE "faults|large" >"$OUT/tests.json"
+  python3 - "$OUT/tests.json" >"$OUT/sanitize_cmds.txt" <<'PY'
+import json, shlex, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    cmd = t.get("command")
+    if not cmd: continue
+    for tool in ("memcheck", "racecheck", "synccheck"):
+        print(t["name"], tool, " ".join(shlex.quote(c) for c in cmd))
+PY
+  echo "sanitizer runs: $(wc -l <"$OUT/sanitize_cmds.txt")"
+  export OUT
+  xargs -P "${SAN_JOBS:-6}" -L 1 bash -c '
+    name=$0 tool=$1; shift 2
+    r=$(ALGO_TEST_SMALL=1 timeout "${SAN_LIMIT:-420}" compute-sanitizer --tool $tool --error-exitcode 9 "$@" 2>&1 |
+        tee "$OUT/san_${name}_${tool}.log" | grep -E "ERROR SUMMARY|All tests passed|test cases|FAILED|SKIP" | tr "\n" " ")
+    rc=${PIPESTATUS[0]}
+    echo "$name $tool (rc $rc): $r" >>"$OUT/sanitizer.log"
+    [ "$rc" = 0 ] && rm -f "$OUT/san_${name}_${tool}.log"' <"$OUT/sanitize_cmds.txt"
+  sort "$OUT/sanitizer.log" -o "$OUT/sanitizer.log"
+  echo "sanitizer: $(grep -c "(rc 0)" "$OUT/sanitizer.log") of $(wc -l <"$OUT/sanitizer.log") runs exit 0"
+  grep -v "(rc 0)" "$OUT/sanitizer.log" || true
+  ;;
+bench)
   timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
   echo "bench rc $?"
   ;;

@@ -115,8 +115,9 @@ void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std:
       return;
     }
   } else if (n == 0) {
-    check_cuda(cudaMemcpyAsync(d_result, &init, sizeof(T), cudaMemcpyHostToDevice, p.stream), algorithm,
-               "cudaMemcpyAsync");
+    // a kernel, not a copy from &init: a captured copy would read this stack slot at every replay
+    cuda::write_value_kernel<<<1, 1, 0, p.stream>>>(d_result, init);
+    cuda::check_launch(algorithm, "write_value_kernel");
     return;
   }
   if constexpr (!is_commutative_v<Op, T>) {
@@ -155,6 +156,7 @@ OutIt scan(const cub_policy& p, scan_kind<Inclusive>, InIt first, std::int64_t n
 
 template <class It, class T, class Op>
 T reduce(const cub_policy& p, It first, std::int64_t n, T init, Op op) {
+  cuda::refuse_host_result_under_capture("reduce", p.stream);
   cuda::temporary_buffer result(p, sizeof(T));
   cub_backend::reduce_to_device("reduce", p, first, n, init, op, result.as<T>());
   return cuda::copy_to_host("reduce", result.as<T>(), p.stream);

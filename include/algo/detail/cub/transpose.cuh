@@ -41,8 +41,14 @@ inline cublasHandle_t cublas_handle() {
   check_cuda(cudaGetDevice(&dev), "transpose", "cudaGetDevice");
   auto it = h.by_device.find(dev);
   if (it != h.by_device.end()) return it->second;
+  // cublasCreate allocates device memory, which a capture in global or thread-local mode forbids on
+  // this thread; the handle is process state, not work of the graph, so allow it for this call.
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "transpose", "cudaThreadExchangeStreamCaptureMode");
   cublasHandle_t handle;
-  check_cublas(cublasCreate(&handle), "cublasCreate");
+  const cublasStatus_t created = cublasCreate(&handle);
+  check_cuda(cudaThreadExchangeStreamCaptureMode(&mode), "transpose", "cudaThreadExchangeStreamCaptureMode");
+  check_cublas(created, "cublasCreate");
   h.by_device[dev] = handle;
   return handle;
 }

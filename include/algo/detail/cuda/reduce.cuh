@@ -205,6 +205,7 @@ namespace algo::detail {
 /// n >= 1 elements folded onto init; the value comes back to the host (only p.stream is synchronized).
 template <class... S, class It, class T, class Op>
 T reduce(const cuda_policy<S...>& p, It first, std::int64_t n, T init, Op op) {
+  cuda::refuse_host_result_under_capture("reduce", p.stream);
   return cuda::reduce_run("reduce", p, first, n, cuda::to_host_t{}, init, op);
 }
 

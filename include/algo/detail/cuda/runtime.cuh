@@ -4,9 +4,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -88,6 +90,12 @@ T copy_to_host(const char* algorithm, const T* d_value, cudaStream_t stream) {
   return out;
 }
 
+/// *out = v, on the device (a launch carries v by value: safe to capture into a graph).
+template <class OutIt, class T>
+__global__ void write_value_kernel(OutIt out, T v) {
+  *out = v;
+}
+
 /// Raises algo::cuda_error when the last launch failed to start.
 inline void check_launch(const char* algorithm, const char* kernel) {
   check_cuda(cudaGetLastError(), algorithm, kernel);
@@ -104,31 +112,57 @@ struct device_info {
   bool writes_host_memory = false;  // kernels can write cudaHostAlloc'ed (mapped) memory at its host address
 };
 
+/// The current device's properties. Each device's entry is filled once (under a lock) and never
+/// moves afterwards, so the reference stays valid while other threads add other devices.
 inline const device_info& current_device_info() {
+  constexpr int max_devices = 128;
   static std::mutex mutex;
-  static std::vector<device_info> cache;
+  static device_info cache[max_devices];
+  static std::atomic<bool> ready[max_devices];
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "device_info", "cudaGetDevice");
+  if (dev < 0 || dev >= max_devices) fail("device_info", "device ordinal " + std::to_string(dev) + " out of range");
+  if (ready[dev].load(std::memory_order_acquire)) return cache[dev];
   std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() <= static_cast<std::size_t>(dev)) cache.resize(dev + 1);
   device_info& d = cache[dev];
-  if (d.sm_count == 0) {
+  if (!ready[dev].load(std::memory_order_relaxed)) {
     int v = 0;
     d.device = dev;
     check_cuda(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, dev), "device_info", "cudaDeviceGetAttribute");
-    cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-    cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    check_cuda(cudaDeviceGetAttribute(&d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev), "device_info",
+               "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "device_info", "cudaDeviceGetAttribute");
     d.shared_per_block_optin = static_cast<std::size_t>(v);
-    cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev);
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, dev), "device_info", "cudaDeviceGetAttribute");
     d.l2_bytes = static_cast<std::size_t>(v);
-    cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, dev);
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrPageableMemoryAccess, dev), "device_info", "cudaDeviceGetAttribute");
     d.pageable_access = v != 0;
     int map = 0, uva = 0;
-    cudaDeviceGetAttribute(&map, cudaDevAttrCanMapHostMemory, dev);
-    cudaDeviceGetAttribute(&uva, cudaDevAttrUnifiedAddressing, dev);
+    check_cuda(cudaDeviceGetAttribute(&map, cudaDevAttrCanMapHostMemory, dev), "device_info", "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&uva, cudaDevAttrUnifiedAddressing, dev), "device_info", "cudaDeviceGetAttribute");
     d.writes_host_memory = map != 0 && uva != 0;
+    ready[dev].store(true, std::memory_order_release);
   }
   return d;
+}
+
+/// Whether `stream` is being captured into a CUDA graph (an invalidated capture counts: work
+/// queued on it is not run either). Legal to ask during any capture mode.
+inline bool stream_is_capturing(cudaStream_t stream, const char* algorithm) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  check_cuda(cudaStreamIsCapturing(stream, &status), algorithm, "cudaStreamIsCapturing");
+  return status != cudaStreamCaptureStatusNone;
+}
+
+/// A reduce that returns its value to the host must wait for the GPU: under stream capture that
+/// wait cannot happen (the work only runs when the graph is launched). Refused before anything is
+/// queued, so the capture stays intact.
+inline void refuse_host_result_under_capture(const char* algorithm, cudaStream_t stream) {
+  if (stream_is_capturing(stream, algorithm))
+    fail(algorithm,
+         "returns its result to the host, which needs a synchronization and cannot be captured into a CUDA "
+         "graph; inside a capture use algo::reduce_into / algo::transform_reduce_into (the result is written "
+         "to device memory on the stream)");
 }
 
 /// A result slot of at least `bytes` in pinned, device-mapped host memory, one per thread, for

@@ -28,9 +28,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "../../../error.hpp"
+#include "../../../memory_resource.hpp"
 
 namespace algo::detail::cuda {
 
@@ -256,7 +258,7 @@ class tile_state_pool {
       block& b = blocks_[i];
       if (b.busy || b.bytes < bytes) continue;
       if (pick < blocks_.size() && blocks_[pick].bytes <= b.bytes) continue;  // smallest that fits
-      if (b.stream == stream) {
+      if (b.stream == stream && (!per_thread_stream(stream) || b.thread == std::this_thread::get_id())) {
         pick = i;
       } else if (cudaEventQuery(b.ready) == cudaSuccess) {
         pick = i;
@@ -269,7 +271,13 @@ class tile_state_pool {
       block b;
       b.bytes = 4096;
       while (b.bytes < bytes) b.bytes *= 2;
-      check_cuda(cudaMalloc(&b.memory, b.bytes), algorithm, "cudaMalloc (look-back tile state)");
+      cudaError_t e = cudaMalloc(&b.memory, b.bytes);
+      if (e == cudaErrorMemoryAllocation) {  // the idle blocks of the caching resource go back first
+        (void)cudaGetLastError();
+        default_caching_resource().release();
+        e = cudaMalloc(&b.memory, b.bytes);
+      }
+      check_cuda(e, algorithm, "cudaMalloc (look-back tile state)");
       check_cuda(cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming), algorithm, "cudaEventCreate");
       check_cuda(cudaMemsetAsync(b.memory, 0, b.bytes, stream), algorithm, "cudaMemsetAsync (new tile state)");
       b.stream = stream;
@@ -291,14 +299,20 @@ class tile_state_pool {
     unsigned epoch = 0;
     cudaStream_t stream = nullptr;
     cudaEvent_t ready = nullptr;  // recorded after the last use
+    std::thread::id thread;       // the host thread of the last use (per-thread default streams)
     bool busy = false;
   };
 
   void give_back(std::size_t index, cudaStream_t stream) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     block& b = blocks_[index];
-    cudaEventRecord(b.ready, stream);
+    if (cudaEventRecord(b.ready, stream) != cudaSuccess) {
+      // The block cannot be tracked (a broken stream): never hand it out again.
+      (void)cudaGetLastError();
+      b.bytes = 0;
+    }
     b.stream = stream;
+    b.thread = std::this_thread::get_id();
     b.busy = false;
   }
 
