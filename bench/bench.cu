@@ -1,6 +1,6 @@
 // The bench program: one run on the GPU times every algorithm side by side with its baselines
 // (CUB / cuBLAS, thrust::device, a device-to-device copy of the same bytes) and writes a CSV.
-//   bench [--quick] [--only scan|reduce|transpose] [--min-log2 K] [--max-log2 K] [--reps R]
+//   bench [--quick] [--only scan|reduce|transpose|host] [--min-log2 K] [--max-log2 K] [--reps R]
 //         [--csv FILE] [--commit SHA]
 #include <cuda_runtime_api.h>
 
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness.cuh"
+#include "host_cost.cuh"
 #include "reduce.cuh"
 #include "scan.cuh"
 #include "transpose.cuh"
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
     else if (a == "--csv") opt.csv = next();
     else if (a == "--commit") commit = next();
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose] [--min-log2 K] [--max-log2 K] "
+      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|host] [--min-log2 K] [--max-log2 K] "
                            "[--reps R] [--csv FILE] [--commit SHA]\n", argv[0]);
       return 2;
     }
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   if (opt.wants("scan")) bench::run_scan(opt, rep);
   if (opt.wants("reduce")) bench::run_reduce(opt, rep);
   if (opt.wants("transpose")) bench::run_transpose(opt, rep);
+  if (opt.wants("host")) bench::run_host_cost(opt, rep);
   rep.finish(prop.name, commit);
   return 0;
 }

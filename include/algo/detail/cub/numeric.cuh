@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <type_traits>
@@ -88,9 +89,28 @@ class keep_one_output_iterator {
   std::int64_t pos_;
 };
 
+/// CUB caches, per device and for the life of the process, the result of its first PTX-version
+/// query, failures included (cub::PerDeviceAttributeCache stores the error code). That query loads
+/// a module (cudaFuncGetAttributes; lazily loaded modules need device memory), so a first CUB call
+/// made while the GPU is out of memory would make every later CUB call in the process fail with
+/// cudaErrorMemoryAllocation. Work-around: ask uncached first, and let CUB fill its cache only
+/// once that succeeded; a transient failure is then reported for this call alone.
+inline void prime_cub_device_cache(const char* algorithm) {
+  constexpr int max_devices = 128;
+  static std::atomic<bool> primed[max_devices];
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), algorithm, "cudaGetDevice");
+  if (device < 0 || device >= max_devices || primed[device].load(std::memory_order_acquire)) return;
+  int version = 0;
+  check_cuda(::cub::PtxVersionUncached(version), algorithm, "cub::PtxVersionUncached");
+  check_cuda(::cub::PtxVersion(version), algorithm, "cub::PtxVersion");
+  primed[device].store(true, std::memory_order_release);
+}
+
 /// CUB's two-call protocol: size the temporaries, take them from the policy's resource, run.
 template <class Call>
 void run_with_temporaries(const char* algorithm, const char* what, const cub_policy& p, Call&& call) {
+  prime_cub_device_cache(algorithm);
   std::size_t bytes = 0;
   check_cuda(call(nullptr, bytes), algorithm, what);
   cuda::temporary_buffer tmp(p, bytes);

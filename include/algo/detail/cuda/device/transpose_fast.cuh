@@ -51,6 +51,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "../runtime.cuh"
@@ -162,19 +163,25 @@ template <auto Kernel, bool MaxShared, int Schedule, class Agent>
 void launch_tiles(const Agent& agent, cudaStream_t stream, const char* name) {
   constexpr int threads = Agent::threads;
   if (agent.grid.total == 0) return;
-  static const int per_sm = [] {
+  // CTAs per SM, asked once per kernel (per process: every GPU this library targets is one
+  // architecture). A failed query (out of memory while the module loads lazily, say) is not cached.
+  static std::atomic<int> cached_per_sm{0};
+  int per_sm = cached_per_sm.load(std::memory_order_relaxed);
+  if (per_sm == 0) {
     if constexpr (MaxShared) {  // a hint: let the L1 / shared split favour shared memory (ring kernels)
       if (cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) !=
           cudaSuccess)
         (void)cudaGetLastError();
     }
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0) != cudaSuccess) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, threads, 0) != cudaSuccess || blocks <= 0) {
       (void)cudaGetLastError();
-      blocks = 1;
+      per_sm = 1;
+    } else {
+      per_sm = blocks;
+      cached_per_sm.store(blocks, std::memory_order_relaxed);
     }
-    return blocks > 0 ? blocks : 1;
-  }();
+  }
   const std::int64_t total = agent.grid.total;
   std::int64_t blocks = std::int64_t(current_device_info().sm_count) * per_sm;
   if constexpr (Schedule == transpose_schedule::one_tile) {
