@@ -23,6 +23,11 @@
 
 #  include "error.hpp"
 
+#  if defined(LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE) && __has_include(<cuda/memory_resource>)
+#    include <cuda/memory_resource>
+#    include <cuda/stream_ref>
+#  endif
+
 namespace algo {
 
 /// Interface a policy's temporaries are drawn from (`algo::cuda.with(resource)`).
@@ -260,6 +265,33 @@ class async_pool_resource final : public device_memory_resource {
  private:
   cudaMemPool_t pool_ = nullptr;
 };
+
+#  if defined(LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE) && __has_include(<cuda/memory_resource>)
+/// Any CCCL memory resource (libcu++'s `cuda::mr`, as RMM's resources are) as a resource of the
+/// device policies: `algo::cccl_resource r{ref}; algo::cuda.with(r)`. `Ref` is
+/// `cuda::mr::async_resource_ref<cuda::mr::device_accessible>` by default (or any type with
+/// allocate_async / deallocate_async taking a cuda::stream_ref). Non-owning, as the ref is.
+/// Available where the translation unit defines LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE
+/// (CCCL 3.0 still marks <cuda/memory_resource> experimental) before including algo.
+template <class Ref = ::cuda::mr::async_resource_ref<::cuda::mr::device_accessible>>
+class cccl_resource final : public device_memory_resource {
+ public:
+  explicit cccl_resource(Ref ref) : ref_(ref) {}
+  void* allocate(std::size_t bytes, cudaStream_t stream) override {
+    return ref_.allocate_async(bytes, alignment, ::cuda::stream_ref(stream));
+  }
+  void deallocate(void* p, std::size_t bytes, cudaStream_t stream) override {
+    if (p) ref_.deallocate_async(p, bytes, alignment, ::cuda::stream_ref(stream));
+  }
+  Ref get() const { return ref_; }
+
+ private:
+  static constexpr std::size_t alignment = 256;  // what cudaMalloc gives, and the temporaries assume
+  Ref ref_;
+};
+template <class Ref>
+cccl_resource(Ref) -> cccl_resource<Ref>;
+#  endif
 
 namespace detail {
 /// The library's caching resource of `device` (created on first use; deliberately never destroyed,
