@@ -86,7 +86,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
       }
       // Fold lanes k..31 (the whole window when it holds no inclusive prefix), left to right.
       const int first = k < 0 ? 0 : k;
-      const Acc window = first == 31 ? shfl_idx(v, 31) : shfl_idx(warp_suffix_scan(v, op), first);
+      const Acc window = first == 31 ? shfl_idx(v, 31) : shfl_idx(warp_suffix_scan(v, op, first), first);
       exclusive = have ? op(window, exclusive) : window;
       have = true;
       if (k >= 0) break;
@@ -132,7 +132,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
       for (int w = 0; w < W; ++w) {
         if (w <= nearest && w < W) {
           const int first = w == nearest ? k : 0;
-          const Acc part = first == 31 ? shfl_idx(v[w], 31) : shfl_idx(warp_suffix_scan(v[w], op), first);
+          const Acc part = first == 31 ? shfl_idx(v[w], 31) : shfl_idx(warp_suffix_scan(v[w], op, first), first);
           exclusive = have ? op(part, exclusive) : part;
           have = true;
         }

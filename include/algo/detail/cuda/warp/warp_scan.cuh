@@ -121,16 +121,17 @@ class warp_scan<T, warp_phase::smem_t> {
 };
 
 // ---- suffix scan (used by the look-back) -----------------------------------------------------
-/// Lane i gets op(v_i, v_{i+1}, ..., v_31), combined left to right (a Kogge-Stone scan run from
-/// the top lane down). Lane k's result depends only on lanes >= k, so lanes below the part a
-/// caller cares about may hold anything.
+/// Lane i >= first gets op(v_i, v_{i+1}, ..., v_31), combined left to right (a Kogge-Stone scan
+/// run from the top lane down). Lanes below `first` may hold anything (slots the look-back found
+/// empty, or before the first tile): they never call the operator and their values are never
+/// read by a lane at or above `first`, so the operator sees only real values.
 template <class T, class Op>
-__device__ __forceinline__ T warp_suffix_scan(T v, Op op) {
+__device__ __forceinline__ T warp_suffix_scan(T v, Op op, int first = 0) {
   const int lane = lane_index();
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
     const T other = shfl_down(v, d);
-    if (lane + d < 32) v = op(v, other);
+    if (lane >= first && lane + d < 32) v = op(v, other);
   }
   return v;
 }
