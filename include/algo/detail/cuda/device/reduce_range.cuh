@@ -95,8 +95,13 @@ struct reduce_range {
       } else {
         r = w.reduce(x.value, __popc(__ballot_sync(full_warp_mask, x.has)), op);
       }
-      acc.value = acc.has ? static_cast<T>(op(acc.value, r)) : r;  // meaningful in lane 0
-      acc.has = true;
+      // Only lane 0 holds the tile's fold (other lanes hold partial folds, or, past the valid
+      // lanes of a partial tile, no value at all): only lane 0 carries, so the operator never sees
+      // a lane's placeholder.
+      if (lane_index() == 0) {
+        acc.value = acc.has ? static_cast<T>(op(acc.value, r)) : r;
+        acc.has = true;
+      }
     } else {
       if (Full || x.has) {
         acc.value = acc.has ? static_cast<T>(op(acc.value, x.value)) : x.value;
