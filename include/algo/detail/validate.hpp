@@ -52,13 +52,4 @@ inline std::int64_t checked_matrix_size(const char* algorithm, std::int64_t rows
   return rows * cols;
 }
 
-/// True when [a, a+n) and [b, b+m) share a byte (only meaningful for contiguous storage).
-template <class T, class U>
-bool ranges_overlap(const T* a, std::int64_t n, const U* b, std::int64_t m) {
-  if (n == 0 || m == 0) return false;
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a), a1 = a0 + static_cast<std::uintptr_t>(n) * sizeof(T);
-  const auto b0 = reinterpret_cast<std::uintptr_t>(b), b1 = b0 + static_cast<std::uintptr_t>(m) * sizeof(U);
-  return a0 < b1 && b0 < a1;
-}
-
 }  // namespace algo::detail

@@ -18,9 +18,11 @@
 //                           prefix.
 //              Memory sees about one read and one write per element; nothing is reordered. A
 //              thread alone (the others descheduled) does the single pass, as algo::seq would.
-//              A thread waits for another only when the output may overlap the input (in place)
-//              and that thread holds a claim on a tile (folding it, or scanning it in a single
-//              pass); never for a tile's owner to be scheduled.
+//              A thread waits for another only when the scan is in place (the input's element i
+//              reads the output's element i) and that thread holds a claim on a tile (folding it,
+//              or scanning it in a single pass); never for a tile's owner to be scheduled.
+//              An input that may read the output elsewhere, or that the library cannot see
+//              through (alias.hpp), is scanned by algo::seq (see scan below).
 //   transpose  square blocks of tiles, taken from the counter.
 #pragma once
 
@@ -39,6 +41,7 @@
 #  include <omp.h>
 #endif
 
+#include "../alias.hpp"
 #include "../validate.hpp"
 #include "seq.hpp"
 
@@ -108,10 +111,10 @@ void spin_until(Ready ready, const std::atomic<bool>& stop) {
 
 /// What a tile of the scan has published. Only the holder of the tile's claim writes `aggregate`:
 /// its owner after phase 1, or a look-back that found the owner late; `inclusive` only its owner.
-/// When the output may overlap the input (an in-place scan, or iterators whose overlap cannot be
-/// checked), a tile is read by others only under a claim, its owner writes no output while
-/// another thread holds one, and a single pass holds the owner's own claim while it writes; when
-/// they cannot overlap, nobody waits for a claim: a look-back folds a claimed tile itself.
+/// When the scan is in place (scan_tiles' same_position), a tile is read by others only under a
+/// claim, its owner writes no output while another thread holds one, and a single pass holds the
+/// owner's own claim while it writes; when the input reads nothing of the output, nobody waits for
+/// a claim: a look-back folds a claimed tile itself.
 template <class Acc>
 struct alignas(64) scan_tile_status {
   enum : int { nothing = 0, claimed = 1, aggregate_ready = 2, inclusive_ready = 3 };
@@ -162,25 +165,10 @@ Acc fold_claimed(scan_tile_status<Acc>& st, InIt first, std::int64_t len, Op op)
   return std::move(*a);
 }
 
-/// Whether a scan's output may overlap its input: checked by address for pointers and vector
-/// iterators; impossible when the input's elements are computed (its reference is not an lvalue:
-/// transform, counting iterators); assumed otherwise.
-template <class InIt, class OutIt>
-bool may_overlap(InIt first, OutIt out, std::int64_t n) {
-  if constexpr (!std::is_lvalue_reference<typename std::iterator_traits<InIt>::reference>::value) {
-    return false;
-  } else if constexpr ((std::is_pointer<InIt>::value || is_vector_iterator<InIt>::value) &&
-                       (std::is_pointer<OutIt>::value || is_vector_iterator<OutIt>::value)) {
-    return ranges_overlap(&*first, n, &*out, n);
-  } else {
-    return true;
-  }
-}
-
 /// The exclusive prefix of tile i: op-fold of init (if any) and tiles 0 .. i-1, in order. Walks
 /// back from tile i-1, combining aggregates, until a tile has published its inclusive prefix. A
 /// tile with nothing published after a short spin is claimed and folded here; one claimed by
-/// another thread is waited for, or, when the output cannot overlap the input, folded here too.
+/// another thread is waited for, or, when the input reads nothing of the output, folded here too.
 template <class Acc, class InIt, class Op>
 std::optional<Acc> look_back(scan_tile_status<Acc>* status, std::int64_t i, InIt first, std::int64_t n, Op op,
                              const std::optional<Acc>& init, bool may_alias, const std::atomic<bool>& stop) {
@@ -223,6 +211,78 @@ std::optional<Acc> look_back(scan_tile_status<Acc>* status, std::int64_t i, InIt
 namespace algo::detail {
 
 // ---- scan ---------------------------------------------------------------------------------------
+namespace host {
+
+/// The tiled scan (see the top of this file) of n >= scan_min_tiles tiles on `threads` threads.
+/// `same_position`: the input's element i may read the output's element i (an in-place scan,
+/// directly or through a transform or zip over the output), and nothing else of the output. Then
+/// a tile's input is read by others only under a claim, its owner writes no output while another
+/// thread holds one, and a single pass holds the owner's own claim while it writes: every read of
+/// a tile's input happens before its owner's first write to that tile, and no other thread writes
+/// there. Otherwise the input must not read the output at all.
+template <bool Inclusive, class Acc, class InIt, class OutIt, class Op>
+void scan_tiles(int threads, InIt first, std::int64_t n, OutIt out, Op op, const std::optional<Acc>& seed,
+                bool same_position) {
+  using status_t = scan_tile_status<Acc>;
+  constexpr std::int64_t T = tuning::scan_tile;
+  const std::int64_t tiles = (n + T - 1) / T;
+  std::unique_ptr<status_t[]> status(new status_t[tiles]);
+  tile_counter counter;
+  const bool stream = should_stream<OutIt>(n);
+
+  run_team(threads, [&](const std::atomic<bool>& stop) {
+    for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
+      const std::int64_t b0 = i * T, len = std::min(T, n - b0);
+      status_t& st = status[i];
+      InIt in = first + b0;
+      OutIt o = out + b0;
+      // single pass: when the prefix is already known (the first tile, or the previous tile is
+      // done: this thread is ahead of the others, or alone on a busy machine), scan at once
+      // (holding the claim if the output may overlap the input, so that no look-back reads the
+      // tile while it is overwritten)
+      if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && (!same_position || st.try_claim())) {
+        const std::optional<Acc> prefix = i == 0 ? seed : status[i - 1].inclusive;
+        st.publish_inclusive(scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
+        continue;
+      }
+      // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
+      // (unless a look-back got there first: then, if the output may overlap the input, wait
+      // until it has read the tile)
+      Acc aggregate = fold_nonempty<Acc>(in, len, op);
+      if (st.try_claim()) st.publish_aggregate(std::move(aggregate));
+      else if (same_position) st.wait_ready(stop);
+      // look-back: the exclusive prefix of this tile
+      const std::optional<Acc> prefix = look_back(status.get(), i, first, n, op, seed, same_position, stop);
+      // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
+      st.publish_inclusive(scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
+    }
+  });
+}
+
+}  // namespace host
+
+/// algo::par's scans. Before any thread starts, the input is checked against the output
+/// (alias.hpp):
+///   none           the input reads nothing the output writes: the tiled scan; nobody waits for a
+///                  claim;
+///   same_position  in place (the input's element i reads, of the output, element i only; also
+///                  through a transform or zip iterator over the output): the tiled scan with
+///                  claims (scan_tiles says why that is safe);
+///   other          the input may read the output at other positions, or the library cannot tell
+///                  (permutation iterators, stateful functors, iterator types it does not know,
+///                  arrays that overlap the output partly): algo::seq's scan, on this thread.
+/// The tiled scan is not safe in the last case: a tile is read twice (phase 1, then phase 2, or
+/// by a look-back), and between those reads any other tile may be written, so an input element
+/// that reads another tile's output could see the old value once and the new one the next time.
+/// The sequential scan reads each chunk of input before it writes the same positions of the
+/// output, in order: whatever std::inclusive_scan defines for an overlap (d_first == first), and
+/// more generally an input whose element i reads output positions at or after i, it gets right;
+/// it needs no memory and no other thread. (A parallel alternative, copying the whole input
+/// into a new array with the threads and then scanning the copy, is correct too but was 2 to 8
+/// times slower than this on a 2-core machine at 2^20 to 2^25 elements: the first touch of the
+/// new array's pages costs more than the whole sequential scan.)
+/// Before issue 16, an input whose elements are not lvalues (any transform iterator) was taken
+/// not to alias the output, and an in-place scan through a transform iterator raced.
 template <bool Inclusive, class InIt, class OutIt, class Op, class Init>
 OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std::int64_t n, OutIt out, Op op,
            Init init) {
@@ -230,46 +290,15 @@ OutIt scan(const par_policy& policy, scan_kind<Inclusive> kind, InIt first, std:
     return scan(seq, kind, first, n, out, op, init);
   } else {
     using Acc = scan_accumulator_t<InIt, Init>;
-    using status_t = host::scan_tile_status<Acc>;
-    constexpr std::int64_t T = host::tuning::scan_tile;
     const int threads = host::thread_count(policy);
-    if (threads <= 1 || n < host::tuning::scan_min_tiles * T) return scan(seq, kind, first, n, out, op, init);
+    if (threads <= 1 || n < host::tuning::scan_min_tiles * host::tuning::scan_tile)
+      return scan(seq, kind, first, n, out, op, init);
+    const alias_kind alias = alias_between(first, n, out, n);
+    if (alias == alias_kind::other) return scan(seq, kind, first, n, out, op, init);
 
     std::optional<Acc> seed;
     if constexpr (!std::is_same<Init, no_init_t>::value) seed.emplace(init);
-    const std::int64_t tiles = (n + T - 1) / T;
-    std::unique_ptr<status_t[]> status(new status_t[tiles]);
-    host::tile_counter counter;
-    const bool stream = host::should_stream<OutIt>(n);
-    const bool may_alias = host::may_overlap(first, out, n);
-
-    host::run_team(threads, [&](const std::atomic<bool>& stop) {
-      for (std::int64_t i = counter.take(); i < tiles && !stop.load(std::memory_order_relaxed); i = counter.take()) {
-        const std::int64_t b0 = i * T, len = std::min(T, n - b0);
-        status_t& st = status[i];
-        InIt in = first + b0;
-        OutIt o = out + b0;
-        // single pass: when the prefix is already known (the first tile, or the previous tile is
-        // done: this thread is ahead of the others, or alone on a busy machine), scan at once
-        // (holding the claim if the output may overlap the input, so that no look-back reads the
-        // tile while it is overwritten)
-        if ((i == 0 || status[i - 1].load() == st.inclusive_ready) && (!may_alias || st.try_claim())) {
-          const std::optional<Acc> prefix = i == 0 ? seed : status[i - 1].inclusive;
-          st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
-          continue;
-        }
-        // phase 1: fold the tile (into L2) and publish its aggregate for the tiles after it
-        // (unless a look-back got there first: then, if the output may overlap the input, wait
-        // until it has read the tile)
-        Acc aggregate = host::fold_nonempty<Acc>(in, len, op);
-        if (st.try_claim()) st.publish_aggregate(std::move(aggregate));
-        else if (may_alias) st.wait_ready(stop);
-        // look-back: the exclusive prefix of this tile
-        const std::optional<Acc> prefix = host::look_back(status.get(), i, first, n, op, seed, may_alias, stop);
-        // phase 2: scan the tile from L2 onto the prefix, publish its inclusive prefix
-        st.publish_inclusive(host::scan_nonempty<Inclusive, Acc>(in, len, o, op, prefix, stream));
-      }
-    });
+    host::scan_tiles<Inclusive, Acc>(threads, first, n, out, op, seed, alias == alias_kind::same_position);
     return out + n;
   }
 }
