@@ -2,8 +2,9 @@
 //
 // host cost   back-to-back asynchronous calls on 1024 int32 (the GPU work is tiny: what is
 //             measured is what the CPU spends per call: argument checks, temporaries, launch),
-//             microseconds per call on the host clock over 2000 calls after 200 warm-ups, the
-//             stream drained before and after. Rows: raw CUB (temporaries allocated once, outside
+//             milliseconds per call on the host clock: the median of 40 batches of 50 calls,
+//             the stream drained before each batch, so the launch queue never fills and the
+//             GPU's own time stays out. Rows: raw CUB (temporaries allocated once, outside
 //             the loop, as a hand-tuned caller does: the baseline), raw CUB with its size query
 //             and a cudaMallocAsync / cudaFreeAsync per call, algo::cub, algo::cuda, and algo::cuda
 //             with algo::async_pool_resource. The "ms" column holds milliseconds per call.
@@ -14,9 +15,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -27,17 +30,25 @@
 
 namespace bench {
 
-/// Milliseconds of host time per call of fn(), over `calls` calls after `warm` ones.
+/// Milliseconds of host time per call of fn(): batches of `batch` back-to-back calls, the stream
+/// drained before each batch (so the launch queue never fills and the GPU's own time never enters),
+/// the median batch over `batches` after warm-ups.
 template <class F>
-double host_ms_per_call(cudaStream_t s, F&& fn, int calls = 2000, int warm = 200) {
-  for (int i = 0; i < warm; ++i) fn();
+double host_ms_per_call(cudaStream_t s, F&& fn, int batches = 40, int batch = 50) {
+  for (int i = 0; i < 100; ++i) fn();
   check(cudaStreamSynchronize(s), "warm-up");
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) fn();
-  const auto t1 = std::chrono::steady_clock::now();
+  std::vector<double> t;
+  for (int b = 0; b < batches; ++b) {
+    check(cudaStreamSynchronize(s), "host cost");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < batch; ++i) fn();
+    const auto t1 = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / batch);
+  }
   check(cudaStreamSynchronize(s), "host cost");
   check(cudaGetLastError(), "host cost");
-  return std::chrono::duration<double, std::milli>(t1 - t0).count() / calls;
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
 }
 
 inline void run_host_cost(const options& opt, report& rep) {
