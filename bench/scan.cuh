@@ -155,8 +155,8 @@ struct lookback_spread1 : algo::detail::cuda::scan_tuning_base {
 struct lookback_w2 : algo::detail::cuda::scan_tuning_base {
   static constexpr int lookback_windows = 2;
 };
-struct lookback_t256 : algo::detail::cuda::scan_tuning_base {
-  static constexpr int threads = 256;
+struct lookback_t128 : algo::detail::cuda::scan_tuning_base {  // the 4-byte default until session 4
+  static constexpr int threads = 128;
 };
 
 template <class T, class Tuning, class Buffers>
@@ -179,7 +179,7 @@ void time_lookback_variants(const options& opt, report& rep, const Buffers& in, 
     time_lookback_variant<T, lookback_no_delays>(opt, rep, in, out, n, "algo::cuda lookback no delays");
     time_lookback_variant<T, lookback_spread1>(opt, rep, in, out, n, "algo::cuda lookback spread 1");
     time_lookback_variant<T, lookback_w2>(opt, rep, in, out, n, "algo::cuda lookback W=2");
-    time_lookback_variant<T, lookback_t256>(opt, rep, in, out, n, "algo::cuda lookback 256 threads");
+    time_lookback_variant<T, lookback_t128>(opt, rep, in, out, n, "algo::cuda lookback 128 threads");
   }
 }
 

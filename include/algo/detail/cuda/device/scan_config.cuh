@@ -18,8 +18,14 @@
 namespace algo::detail::cuda {
 
 struct scan_tuning_base {
-  /// Threads per block (every scan kernel; 4 warps keep __syncthreads cheap and tiles turning over).
-  static constexpr int threads = 128;
+  /// Threads per block of every scan kernel when positive; 0: chosen from the accumulator in
+  /// scan_tuning below: 256 (8 warps, 8192-item tiles) for arithmetic types of at most 4 bytes,
+  /// 128 (4 warps: __syncthreads stays cheap and tiles keep turning over) for everything else.
+  /// 256 for int32 / float: H100 bench, 2026-11-22 and -23 (and H200, 2026-11-21), the "256
+  /// threads" variant against 128: 2^26-2^28 1.10-1.13x CUB instead of 1.01-1.06x, 2^20 1.40-1.43x
+  /// instead of 1.25-1.31x, 2^22 2-3 % slower (bench/NOTES.md, session 4); double stays at 128
+  /// (mixed: better at 2^20, worse at 2^22, level at 2^28).
+  static constexpr int threads = 0;
   /// Look-back polling (H200 sweeps of 2026-11-21 in bench/NOTES.md, Scan): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
   /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
@@ -92,19 +98,21 @@ constexpr int round_items(int items, int granule) {
 /// override (scan_tuning_base by default; the bench passes variants to compare configurations).
 template <class In, class Acc, class Out, class Base = scan_tuning_base>
 struct scan_tuning : Base {
+  static constexpr int threads =
+      Base::threads > 0 ? Base::threads : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 ? 256 : 128;
   static constexpr int items =
       Base::items_override > 0
           ? Base::items_override
           : tuning_detail::round_items(tuning_detail::base_items(sizeof(Acc)),
                                        tuning_detail::lcm(tuning_detail::vector_granule(sizeof(In)),
                                                           tuning_detail::vector_granule(sizeof(Out))));
-  static constexpr int tile_items = Base::threads * items;
+  static constexpr int tile_items = threads * items;
   static constexpr int windows =
       Base::lookback_windows > 0 ? Base::lookback_windows : 1;
   static constexpr int min_blocks =
       Base::min_blocks_override > 0
           ? Base::min_blocks_override
-          : std::is_arithmetic<Acc>::value && Base::threads == 128 && sizeof(Acc) <= 4 ? 8 : 0;
+          : std::is_arithmetic<Acc>::value && threads == 128 && sizeof(Acc) <= 4 ? 8 : 0;
 };
 
 }  // namespace algo::detail::cuda
