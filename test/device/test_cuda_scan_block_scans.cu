@@ -126,7 +126,8 @@ namespace {
 constexpr int user_items = 3;  // items per thread: not a power of two
 
 template <class Scan, int Threads, class T, class Op>
-__global__ void __launch_bounds__(Threads) user_block_scan_kernel(const T* in, T* inclusive, T* exclusive, T* aggregate, T init, Op op) {
+__global__ void __launch_bounds__(Threads)
+    user_block_scan_kernel(const T* in, T* inclusive, T* exclusive, T* aggregate, T init, Op op) {
   __shared__ typename Scan::temp_storage tmp;
   const int base = static_cast<int>(threadIdx.x) * user_items;
   T a[user_items], b[user_items];
@@ -151,7 +152,8 @@ void check_user_kernel(std::uint64_t seed) {
   const Op op{};
   device_buffer<T> in(h), incl(static_cast<std::size_t>(n)), excl(static_cast<std::size_t>(n)),
       agg(static_cast<std::size_t>(Threads));
-  user_block_scan_kernel<scan_t, Threads><<<1, Threads>>>(in.begin(), incl.begin(), excl.begin(), agg.begin(), init, op);
+  user_block_scan_kernel<scan_t, Threads>
+      <<<1, Threads>>>(in.begin(), incl.begin(), excl.begin(), agg.begin(), init, op);
   require_device_ok("user kernel");
   expect_equal("inclusive_scan", incl.download(), ref_inclusive_scan<T>(h, op));
   expect_equal("exclusive_scan", excl.download(), ref_exclusive_scan<T>(h, init, op));
@@ -176,7 +178,8 @@ void check_user_kernels() {
 }
 }  // namespace
 
-TEST_CASE("cuda scan layers: Kogge-Stone and Brent-Kung block scans in a user kernel", "[cuda][scan][block_scan][layers]") {
+TEST_CASE("cuda scan layers: Kogge-Stone and Brent-Kung block scans in a user kernel",
+          "[cuda][scan][block_scan][layers]") {
   SECTION("Kogge-Stone") { check_user_kernels<algo::detail::cuda::block_scan_kogge_stone>(); }
   SECTION("Brent-Kung") { check_user_kernels<algo::detail::cuda::block_scan_brent_kung>(); }
 }

@@ -174,9 +174,10 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
 }
 
 // ---- host ------------------------------------------------------------------------------------------------
-/// The look-back scan with an explicit tuning (`TuningBase`: threads, look-back knobs, optional
-/// items; see scan_config.cuh) and block scan (`Block`: algo::block_scan::*_t). The policy's path below uses scan_tuning_base; the bench also
-/// runs variants through this to compare configurations side by side.
+/// The look-back scan with an explicit block scan (`Block`: algo::block_scan::*_t) and tuning
+/// (`TuningBase`: threads, look-back knobs, optional items; see scan_config.cuh). The policy's path
+/// below uses scan_tuning_base; the bench also runs variants through this to compare
+/// configurations side by side.
 ///
 /// Tile state: outside graph capture, a block of the per-device tile_state_pool with a fresh epoch
 /// (one launch, nothing else on the stream). Under capture the epoch would be baked into the graph

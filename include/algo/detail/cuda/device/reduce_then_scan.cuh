@@ -68,7 +68,8 @@ void run_scan(const device_policy_base& policy, scan_strategy::reduce_then_scan_
   partition_reduce_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
   check_launch(p.name, "partition_reduce_kernel");
   // ---- spine (recursive)
-  run_scan(policy, scan_strategy::reduce_then_scan, Phase{}, Block{}, retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
+  run_scan(policy, scan_strategy::reduce_then_scan, Phase{}, Block{},
+           retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
   // ---- downsweep
   partition_scan_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
   check_launch(p.name, "partition_scan_kernel");

@@ -79,7 +79,8 @@ void run_scan(const device_policy_base& policy, scan_strategy::scan_then_fan_t, 
       retarget(p, p.in, local, p.n, none<Acc>(), p.exclusive), d_partials);
   check_launch(p.name, "local_scan_kernel");
   // ---- spine (recursive)
-  run_scan(policy, scan_strategy::scan_then_fan, Phase{}, Block{}, retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
+  run_scan(policy, scan_strategy::scan_then_fan, Phase{}, Block{},
+           retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
   // ---- fan
   fan_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, local, d_partials);
   check_launch(p.name, "fan_kernel");
