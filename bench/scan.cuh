@@ -7,7 +7,10 @@
 //   memcpy                  cudaMemcpyAsync device-to-device of the same bytes (the ceiling)
 //   algo::cub               the library's CUB policy
 //   algo::cuda              the default in-house policy (decoupled look-back, shuffle warp scans)
-//   algo::cuda <strategy>/<warp phase>   every strategy x warp phase
+//   algo::cuda <strategy>/<warp phase>   every strategy x warp phase (warp scans + spine block scan)
+//   algo::cuda decoupled_lookback/<block scan>   the default look-back with the seed's block scans,
+//                                        kogge_stone and brent_kung (arithmetic sums: i32/f32/f64),
+//                                        beside decoupled_lookback/shfl (the default warp scans)
 //   algo::cuda lookback <variant>        look-back tunings (arithmetic sums): the first runs' polling
 //                                        (no delays), adjacent status words (spread 1), 2 windows
 //                                        of 32 predecessors per poll, 256-thread tiles
@@ -140,6 +143,18 @@ void time_strategies(const options& opt, report& rep, const Buffers& in, T* out,
   time_algo(opt, rep, in, out, n, op, base.with(scan_strategy::decoupled_lookback).with(warp_phase::smem), "algo::cuda decoupled_lookback/smem");
 }
 
+/// The block scans of seed 001 under the default look-back, for the arithmetic sums only (the
+/// "decoupled_lookback/shfl" row of time_strategies is the default warp-scans spine).
+template <class T, class Op, class Buffers>
+void time_block_scans(const options& opt, report& rep, const Buffers& in, T* out, std::int64_t n, Op op) {
+  if constexpr (std::is_same<Op, sum>::value) {
+    time_algo(opt, rep, in, out, n, op, algo::cuda.with(algo::block_scan::kogge_stone),
+              "algo::cuda decoupled_lookback/kogge_stone");
+    time_algo(opt, rep, in, out, n, op, algo::cuda.with(algo::block_scan::brent_kung),
+              "algo::cuda decoupled_lookback/brent_kung");
+  }
+}
+
 // ---- look-back tuning variants (arithmetic sums only) ------------------------------------------------
 /// Tunings compared with the default in "algo::cuda lookback <variant>" rows (see bench/NOTES.md,
 /// Scan): the polling of the first runs (no initial delay, 32..512 ns), adjacent status words,
@@ -168,7 +183,7 @@ void time_lookback_variant(const options& opt, report& rep, const Buffers& in, T
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   const double ms = median_ms(opt, [&](int r) {
     const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
-    adc::run_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, 0);
+    adc::run_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, 0);
   });
   rep.add({"inclusive_scan", type_label<T>(), n, impl, ms, bytes, "cub"});
 }
@@ -230,6 +245,7 @@ void run_one(const options& opt, report& rep, std::int64_t n, Op op, const Buffe
   time_algo(opt, rep, in, out, n, op, algo::cub, "algo::cub");
   time_algo(opt, rep, in, out, n, op, algo::cuda, "algo::cuda");
   time_strategies(opt, rep, in, out, n, op, algo::cuda);
+  time_block_scans(opt, rep, in, out, n, op);
   time_lookback_variants<T, Op>(opt, rep, in, out, n);
   cudaFree(out);
 }

@@ -96,7 +96,7 @@ struct runner {
     using Op = algo::detail::accumulate_with<algo::plus<>, T>;
     auto call = [&](int r) {
       const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
-      adc::run_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, 0);
+      adc::run_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, 0);
     };
     const double ms = bench::median_ms(opt, call);
     std::string label = "lookback " + name;

@@ -35,6 +35,7 @@ inline constexpr par_policy par{};
 namespace detail {
 struct scan_strategy_tag {};
 struct warp_phase_tag {};
+struct block_scan_tag {};
 struct reduce_strategy_tag {};
 struct transpose_strategy_tag {};
 template <class Category, int Id>
@@ -63,6 +64,23 @@ struct shfl_t : detail::strategy<detail::warp_phase_tag, 1> {};
 inline constexpr smem_t smem{};
 inline constexpr shfl_t shfl{};
 }  // namespace warp_phase
+
+/// The block layer of the in-house scans: how a block scans its threads' values (each thread has
+/// first folded its own items in order). Every scan strategy runs with any of them.
+namespace block_scan {
+/// Warp scans (the policy's warp phase), then one warp scans the warp totals (the spine): two
+/// barriers per tile. The default.
+struct warp_scans_t : detail::strategy<detail::block_scan_tag, 0> {};
+/// Kogge-Stone over the whole block in shared memory: log2(threads) steps, each thread combining
+/// the value `stride` below it (work-inefficient: n log n operations; a barrier per step).
+struct kogge_stone_t : detail::strategy<detail::block_scan_tag, 1> {};
+/// Brent-Kung: an up-sweep (reduction tree) and a down-sweep in shared memory (work-efficient:
+/// under 2 n operations; about 2 log2(threads) barriers).
+struct brent_kung_t : detail::strategy<detail::block_scan_tag, 2> {};
+inline constexpr warp_scans_t warp_scans{};
+inline constexpr kogge_stone_t kogge_stone{};
+inline constexpr brent_kung_t brent_kung{};
+}  // namespace block_scan
 
 namespace reduce_strategy {
 struct two_pass_t : detail::strategy<detail::reduce_strategy_tag, 0> {};
@@ -114,24 +132,27 @@ struct cub_policy : detail::device_policy_base {
 /// The in-house kernels; the template arguments are the strategy choices.
 template <class Scan = scan_strategy::decoupled_lookback_t, class Warp = warp_phase::shfl_t,
           class Reduce = reduce_strategy::retirement_count_t,
-          class Transpose = transpose_strategy::fast_t>
+          class Transpose = transpose_strategy::fast_t, class Block = block_scan::warp_scans_t>
 struct cuda_policy : detail::device_policy_base {
   using scan_strategy = Scan;
   using warp_phase = Warp;
   using reduce_strategy = Reduce;
   using transpose_strategy = Transpose;
+  using block_scan = Block;
 
   cuda_policy on(cudaStream_t s) const { cuda_policy p = *this; p.stream = s; return p; }
   cuda_policy with(device_memory_resource& r) const { cuda_policy p = *this; p.resource = &r; return p; }
 
-  /// Replace one strategy choice, e.g. `algo::cuda.with(algo::reduce_strategy::two_pass)`.
+  /// Replace one strategy choice, e.g. `algo::cuda.with(algo::reduce_strategy::two_pass)`,
+  /// `algo::cuda.with(algo::block_scan::brent_kung)`.
   template <class S, class Cat = typename S::category>
   auto with(S) const {
     using namespace detail;
     using P = cuda_policy<std::conditional_t<std::is_same<Cat, scan_strategy_tag>::value, S, Scan>,
                           std::conditional_t<std::is_same<Cat, warp_phase_tag>::value, S, Warp>,
                           std::conditional_t<std::is_same<Cat, reduce_strategy_tag>::value, S, Reduce>,
-                          std::conditional_t<std::is_same<Cat, transpose_strategy_tag>::value, S, Transpose>>;
+                          std::conditional_t<std::is_same<Cat, transpose_strategy_tag>::value, S, Transpose>,
+                          std::conditional_t<std::is_same<Cat, block_scan_tag>::value, S, Block>>;
     P p;
     p.stream = stream;
     p.resource = resource;

@@ -96,7 +96,7 @@ void check_tuned(std::int64_t n, bool exclusive, Op op, std::uint64_t seed) {
   const T init = h[static_cast<std::size_t>(n / 2)];
   const adc::scan_problem<T, const T*, T*, Acc> p{in.begin(), out.begin(), n, Acc{op}, adc::some(init), exclusive,
                                                    exclusive ? "exclusive_scan" : "inclusive_scan"};
-  adc::run_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, nullptr);
+  adc::run_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, nullptr);
   require_device_ok("tuned look-back");
   // host reference: init op x_0 op ... (inclusive), or init op x_0 ... x_{i-1} (exclusive)
   std::vector<T> ref(h.size());

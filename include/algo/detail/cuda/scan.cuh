@@ -1,5 +1,5 @@
 // algo::cuda scans: the in-house kernels (no CUB or Thrust call on this path). The policy's types
-// pick the strategy and the warp phase by overload:
+// pick the strategy, the block scan and the warp phase by overload:
 //
 //   algo::cuda                                              decoupled look-back, shuffle warp scans
 //   algo::cuda.with(algo::scan_strategy::scan_then_fan)     device/scan_then_fan.cuh      (4 passes)
@@ -7,9 +7,14 @@
 //   algo::cuda.with(algo::scan_strategy::two_level)         device/two_level.cuh          (2 + spine)
 //   algo::cuda.with(algo::scan_strategy::decoupled_lookback) device/decoupled_lookback.cuh (2, 1 launch)
 //   ... .with(algo::warp_phase::smem)                       volatile shared-memory warp scans
+//   ... .with(algo::block_scan::kogge_stone)                block/block_scan_kogge_stone.cuh
+//   ... .with(algo::block_scan::brent_kung)                 block/block_scan_brent_kung.cuh
+//                                                           (default warp_scans: block/block_scan.cuh)
 //
-// Layers: warp/warp_scan.cuh -> block/block_scan.cuh (+ block_load_store.cuh) ->
-// device/scan_tile.cuh -> device/<strategy>.cuh; tuning in device/scan_config.cuh.
+// Layers: thread/thread_scan.cuh -> warp/warp_scan.cuh -> block/block_scan*.cuh (chosen in
+// block/block_scan_select.cuh; + block_load_store.cuh) -> device/scan_tile.cuh ->
+// device/<strategy>.cuh; tuning in device/scan_config.cuh. Every strategy runs with every block
+// scan and warp phase.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +45,8 @@ OutIt scan(const cuda_policy<S...>& policy, scan_kind<Inclusive>, InIt first, st
   if constexpr (!std::is_same<Init, no_init_t>::value) init_value = cuda::some(static_cast<Acc>(init));
   const cuda::scan_problem<Acc, decltype(in), decltype(o), accumulate_with<Op, Acc>> problem{
       in, o, n, accumulate_with<Op, Acc>{op}, init_value, !Inclusive, Inclusive ? "inclusive_scan" : "exclusive_scan"};
-  cuda::run_scan(policy, typename Policy::scan_strategy{}, typename Policy::warp_phase{}, problem);
+  cuda::run_scan(policy, typename Policy::scan_strategy{}, typename Policy::warp_phase{}, typename Policy::block_scan{},
+                 problem);
   return out + n;
 }
 

@@ -18,6 +18,11 @@
 // Operators need only be associative: every combination keeps left-to-right order. No identity
 // element is needed; the one value without a predecessor (thread 0 of a block that has no
 // prefix) is reported as such. The block must be 1-D with exactly Threads threads.
+//
+// This is the default block scan of the device scans (algo::block_scan::warp_scans). The others,
+// with the same interface (block_scan_common.cuh) and the same prefix protocol:
+// block_scan_kogge_stone.cuh and block_scan_brent_kung.cuh; block_scan_select.cuh maps the
+// policy's tag to the class.
 #pragma once
 
 #include <type_traits>
@@ -25,69 +30,13 @@
 #include "../../../policy.hpp"
 #include "../thread/shuffle.cuh"
 #include "../warp/warp_scan.cuh"
+#include "block_scan_common.cuh"
 
 namespace algo::detail::cuda {
 
-/// A value that may be absent (an init, a tile prefix). T must be default constructible.
-template <class T>
-struct maybe_value {
-  T value;
-  bool has;
-};
-template <class T>
-__host__ __device__ __forceinline__ maybe_value<T> some(const T& v) {
-  return maybe_value<T>{v, true};
-}
-template <class T>
-__host__ __device__ __forceinline__ maybe_value<T> none() {
-  maybe_value<T> m{};
-  m.has = false;
-  return m;
-}
-/// op(a, b) when a is present, else b.
-template <class T, class Op>
-__device__ __forceinline__ T combine(const maybe_value<T>& a, const T& b, Op op) {
-  return a.has ? op(a.value, b) : b;
-}
-
-/// Raw storage for a T in shared memory (T may have a non-trivial default constructor, which
-/// __shared__ variables may not).
-template <class T>
-struct alignas(alignof(T)) uninitialized {
-  unsigned char bytes[sizeof(T)];
-  __device__ __forceinline__ T& get() { return *reinterpret_cast<T*>(bytes); }
-};
-
-// ---- thread phase ----------------------------------------------------------------------------
-/// op(items[0], ..., items[N-1]) in order.
-template <class T, int N, class Op>
-__device__ __forceinline__ T thread_reduce(const T (&items)[N], Op op) {
-  T acc = items[0];
-#pragma unroll
-  for (int i = 1; i < N; ++i) acc = op(acc, items[i]);
-  return acc;
-}
-
-/// Rescans a thread's items in place from `prefix`, the value of everything before them.
-/// Without a prefix (has_prefix false) the first item starts the scan; an exclusive scan then
-/// leaves items[0] unchanged (its output is unspecified).
-template <class T, int N, class Op>
-__device__ __forceinline__ void thread_scan(T (&items)[N], T prefix, bool has_prefix, bool exclusive, Op op) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) {
-    if (i == 0 && !has_prefix) {
-      prefix = items[0];
-    } else {
-      const T next = op(prefix, items[i]);
-      items[i] = exclusive ? prefix : next;
-      prefix = next;
-    }
-  }
-}
-
 // ---- the block scan -----------------------------------------------------------------------------
 template <class T, int Threads, class Phase = warp_phase::shfl_t>
-class block_scan {
+class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
   static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024, "block_scan: Threads must be 32..1024, a multiple of 32");
   static_assert(std::is_trivially_copyable<T>::value, "block_scan needs a trivially copyable type");
   static constexpr int warps = Threads / 32;
@@ -102,6 +51,10 @@ class block_scan {
   };
 
   __device__ explicit block_scan(temp_storage& s) : s_(s) {}
+
+  // reduce(x, op), scan(items, exclusive_output, op, prefix), inclusive_scan(items, op) and
+  // exclusive_scan(items, init, op): block_scan_common.cuh.
+  using block_scan_items<block_scan, T>::exclusive_scan;
 
   /// Exclusive scan of one value per thread. `prefix(aggregate)` is called by all lanes of warp 0
   /// with the block's aggregate and returns the value of everything before the block (a maybe_value<T>;
@@ -157,36 +110,6 @@ class block_scan {
 
   /// The block's aggregate from the last exclusive_scan (without its prefix).
   __device__ __forceinline__ T aggregate() { return s_.aggregate.get(); }
-
-  /// The block's aggregate op(x_0, ..., x_{Threads-1}), returned in every thread.
-  template <class Op>
-  __device__ __forceinline__ T reduce(const T& x, Op op) {
-    T exclusive;
-    exclusive_scan(x, exclusive, op, [](const T&) { return none<T>(); });
-    return aggregate();
-  }
-
-  // ---- blocked item arrays (thread t holds items [t*N, t*N + N)) -----------------------------
-  /// The general form used by the device scans: scans the items in place, inclusive or exclusive,
-  /// after the block's prefix (see exclusive_scan for `prefix`). Without a prefix an exclusive
-  /// scan leaves the block's first item unchanged (unspecified output).
-  template <int N, class Op, class Prefix>
-  __device__ __forceinline__ void scan(T (&items)[N], bool exclusive_output, Op op, Prefix&& prefix) {
-    const T partial = thread_reduce(items, op);
-    T exclusive;
-    const bool has = exclusive_scan(partial, exclusive, op, prefix);
-    thread_scan(items, exclusive, has, exclusive_output, op);
-  }
-
-  template <int N, class Op>
-  __device__ __forceinline__ void inclusive_scan(T (&items)[N], Op op) {
-    scan(items, false, op, [](const T&) { return none<T>(); });
-  }
-
-  template <int N, class Op>
-  __device__ __forceinline__ void exclusive_scan(T (&items)[N], const T& init, Op op) {
-    scan(items, true, op, [&](const T&) { return some(init); });
-  }
 
  private:
   temp_storage& s_;

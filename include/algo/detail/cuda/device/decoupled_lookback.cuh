@@ -174,22 +174,23 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
 }
 
 // ---- host ------------------------------------------------------------------------------------------------
-/// The look-back scan with an explicit tuning (`TuningBase`: threads, look-back knobs, optional
-/// items; see scan_config.cuh). The policy's path below uses scan_tuning_base; the bench also
-/// runs variants through this to compare configurations side by side.
+/// The look-back scan with an explicit block scan (`Block`: algo::block_scan::*_t) and tuning
+/// (`TuningBase`: threads, look-back knobs, optional items; see scan_config.cuh). The policy's path
+/// below uses scan_tuning_base; the bench also runs variants through this to compare
+/// configurations side by side.
 ///
 /// Tile state: outside graph capture, a block of the per-device tile_state_pool with a fresh epoch
 /// (one launch, nothing else on the stream). Under capture the epoch would be baked into the graph
 /// and every replay would find the previous replay's statuses under the same epoch, so there the
 /// state is a temporary of the graph (a stream-ordered allocation: a graph memory node), cleared
 /// by a memset node before the kernel, and the epoch is 1: each replay starts from zeroed state.
-template <class Phase, class TuningBase, class Problem>
+template <class Phase, class Block, class TuningBase, class Problem>
 void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_resource* resource = nullptr) {
-  using K = tile_traits<Problem, Phase, TuningBase>;
+  using K = tile_traits<Problem, Phase, Block, TuningBase>;
   using State = tile_state_for<typename K::acc_t, K::tuning::tile_state_spread>;
   const std::int64_t tiles = K::tiles(p.n);
   if (tiles == 0) return;
-  if (tiles == 1) return launch_single_tile<Phase, TuningBase>(p, stream);
+  if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
   const std::size_t bytes = State::bytes(tiles);
@@ -210,9 +211,9 @@ void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_res
   check_launch(p.name, "decoupled_lookback_kernel");
 }
 
-template <class Phase, class Problem>
-void run_scan(const device_policy_base& policy, scan_strategy::decoupled_lookback_t, Phase, const Problem& p) {
-  run_lookback_tuned<Phase, scan_tuning_base>(p, policy.stream, policy.resource);
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::decoupled_lookback_t, Phase, Block, const Problem& p) {
+  run_lookback_tuned<Phase, Block, scan_tuning_base>(p, policy.stream, policy.resource);
 }
 
 }  // namespace algo::detail::cuda

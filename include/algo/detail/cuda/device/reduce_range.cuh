@@ -20,7 +20,7 @@
 
 #include "../../../functional.hpp"
 #include "../block/block_reduce.cuh"
-#include "../block/block_scan.cuh"  // maybe_value
+#include "../block/block_scan_common.cuh"  // maybe_value
 #include "../thread/load.cuh"
 #include "../warp/warp_reduce.cuh"
 #include "reduce_sync.cuh"

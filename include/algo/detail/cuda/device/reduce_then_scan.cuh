@@ -54,12 +54,12 @@ __global__ void __launch_bounds__(K::threads) partition_scan_kernel(Problem p, c
 }
 
 // ---- host ----------------------------------------------------------------------------------------------
-template <class Phase, class Problem>
-void run_scan(const device_policy_base& policy, scan_strategy::reduce_then_scan_t, Phase, const Problem& p) {
-  using K = tile_traits<Problem, Phase>;
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::reduce_then_scan_t, Phase, Block, const Problem& p) {
+  using K = tile_traits<Problem, Phase, Block>;
   using Acc = typename K::acc_t;
   const std::int64_t tiles = K::tiles(p.n);
-  if (tiles == 1) return launch_single_tile<Phase>(p, policy.stream);
+  if (tiles == 1) return launch_single_tile<Phase, Block>(p, policy.stream);
 
   temporary_buffer partials(policy, static_cast<std::size_t>(tiles) * sizeof(Acc));
   Acc* d_partials = partials.as<Acc>();
@@ -68,7 +68,8 @@ void run_scan(const device_policy_base& policy, scan_strategy::reduce_then_scan_
   partition_reduce_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
   check_launch(p.name, "partition_reduce_kernel");
   // ---- spine (recursive)
-  run_scan(policy, scan_strategy::reduce_then_scan, Phase{}, retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
+  run_scan(policy, scan_strategy::reduce_then_scan, Phase{}, Block{},
+           retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
   // ---- downsweep
   partition_scan_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
   check_launch(p.name, "partition_scan_kernel");

@@ -55,12 +55,12 @@ __global__ void __launch_bounds__(K::threads) fan_kernel(Problem p, const typena
 }
 
 // ---- host ---------------------------------------------------------------------------------------------
-template <class Phase, class Problem>
-void run_scan(const device_policy_base& policy, scan_strategy::scan_then_fan_t, Phase, const Problem& p) {
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::scan_then_fan_t, Phase, Block, const Problem& p) {
   using Acc = typename Problem::acc_type;
   using Local = rebind_problem<Problem, typename Problem::in_iterator, Acc*>;
-  using K = tile_traits<Local, Phase>;
-  if (p.n <= tile_traits<Problem, Phase>::tile_items) return launch_single_tile<Phase>(p, policy.stream);
+  using K = tile_traits<Local, Phase, Block>;
+  if (p.n <= tile_traits<Problem, Phase, Block>::tile_items) return launch_single_tile<Phase, Block>(p, policy.stream);
   const std::int64_t tiles = K::tiles(p.n);
 
   constexpr bool out_is_acc = std::is_same<typename Problem::out_iterator, Acc*>::value;
@@ -79,7 +79,8 @@ void run_scan(const device_policy_base& policy, scan_strategy::scan_then_fan_t, 
       retarget(p, p.in, local, p.n, none<Acc>(), p.exclusive), d_partials);
   check_launch(p.name, "local_scan_kernel");
   // ---- spine (recursive)
-  run_scan(policy, scan_strategy::scan_then_fan, Phase{}, retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
+  run_scan(policy, scan_strategy::scan_then_fan, Phase{}, Block{},
+           retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
   // ---- fan
   fan_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, local, d_partials);
   check_launch(p.name, "fan_kernel");

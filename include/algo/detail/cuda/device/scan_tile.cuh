@@ -12,7 +12,7 @@
 
 #include "../../iterator.hpp"
 #include "../block/block_load_store.cuh"
-#include "../block/block_scan.cuh"
+#include "../block/block_scan_select.cuh"
 #include "../pointer.cuh"
 #include "../runtime.cuh"
 #include "scan_config.cuh"
@@ -73,7 +73,9 @@ using staged_in_t = std::conditional_t<std::is_trivially_copyable<iter_value_t<I
 template <class OutIt, class Acc>
 using staged_out_t = std::conditional_t<is_raw_pointer_v<OutIt>, std::remove_cv_t<std::remove_pointer_t<OutIt>>, Acc>;
 
-template <class Problem, class Phase, class TuningBase = scan_tuning_base>
+/// Phase: the warp phase (warp_phase::*_t); Block: the block scan (algo::block_scan::*_t, mapped
+/// to its class by block/block_scan_select.cuh); TuningBase: scan_config.cuh.
+template <class Problem, class Phase, class Block, class TuningBase = scan_tuning_base>
 struct tile_traits {
   using acc_t = typename Problem::acc_type;
   using in_iterator = typename Problem::in_iterator;
@@ -87,7 +89,7 @@ struct tile_traits {
   static constexpr int warps = threads / 32;
   using load_io = warp_tile_io<in_t, items>;
   using store_io = warp_tile_io<out_t, items>;
-  using block_scan_t = block_scan<acc_t, threads, Phase>;
+  using block_scan_t = block_scan_for<Block, acc_t, threads, Phase>;
   static constexpr std::size_t staging_bytes = load_io::bytes > store_io::bytes ? load_io::bytes : store_io::bytes;
 
   struct temp_storage {
@@ -182,9 +184,9 @@ __global__ void __launch_bounds__(K::threads) single_tile_scan_kernel(Problem p)
   scan_tile<K>(s, p, 0, static_cast<int>(p.n), [&](const typename K::acc_t&) { return p.init; });
 }
 
-template <class Phase, class TuningBase = scan_tuning_base, class Problem>
+template <class Phase, class Block, class TuningBase = scan_tuning_base, class Problem>
 void launch_single_tile(const Problem& p, cudaStream_t stream) {
-  using K = tile_traits<Problem, Phase, TuningBase>;
+  using K = tile_traits<Problem, Phase, Block, TuningBase>;
   single_tile_scan_kernel<K><<<1, K::threads, 0, stream>>>(p);
   check_launch(p.name, "single_tile_scan_kernel");
 }

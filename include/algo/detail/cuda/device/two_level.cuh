@@ -39,20 +39,20 @@ int resident_blocks_per_sm(const char* algorithm) {
   return v;
 }
 
-template <class Phase, class Problem>
-void run_scan(const device_policy_base& policy, scan_strategy::two_level_t, Phase, const Problem& p) {
-  using K = tile_traits<Problem, Phase>;
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::two_level_t, Phase, Block, const Problem& p) {
+  using K = tile_traits<Problem, Phase, Block>;
   using Acc = typename K::acc_t;
   using Spine = rebind_problem<Problem, Acc*, Acc*>;
   const std::int64_t tiles = K::tiles(p.n);
-  if (tiles == 1) return launch_single_tile<Phase>(p, policy.stream);
+  if (tiles == 1) return launch_single_tile<Phase, Block>(p, policy.stream);
 
   // ---- partition: one per resident block, a whole number of tiles each, at most one spine tile
   const std::int64_t resident =
       static_cast<std::int64_t>(current_device_info().sm_count) *
       resident_blocks_per_sm<K, Problem>(p.name) * K::tuning::two_level_waves;
   const std::int64_t max_partitions =
-      resident < tile_traits<Spine, Phase>::tile_items ? resident : tile_traits<Spine, Phase>::tile_items;
+      resident < tile_traits<Spine, Phase, Block>::tile_items ? resident : tile_traits<Spine, Phase, Block>::tile_items;
   const std::int64_t per_partition = (tiles + max_partitions - 1) / max_partitions;
   const std::int64_t partitions = (tiles + per_partition - 1) / per_partition;
   if (per_partition > 0x7fffffff) fail(p.name, "too many elements for one scan");
@@ -65,7 +65,7 @@ void run_scan(const device_policy_base& policy, scan_strategy::two_level_t, Phas
       p, d_partials, static_cast<int>(per_partition), tiles);
   check_launch(p.name, "partition_reduce_kernel");
   // ---- spine (one block)
-  launch_single_tile<Phase>(retarget(p, d_partials, d_partials, partitions, none<Acc>(), false), policy.stream);
+  launch_single_tile<Phase, Block>(retarget(p, d_partials, d_partials, partitions, none<Acc>(), false), policy.stream);
   // ---- downsweep
   partition_scan_kernel<K><<<static_cast<unsigned>(partitions), K::threads, 0, policy.stream>>>(
       p, d_partials, static_cast<int>(per_partition), tiles);
