@@ -7,4 +7,5 @@
 #include "policy.hpp"
 #include "memory_resource.hpp"
 #include "numeric.hpp"
+#include "transform_scan.hpp"
 #include "transpose.hpp"

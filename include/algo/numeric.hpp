@@ -57,15 +57,19 @@ T reduce_entry(const char* name, const Policy& policy, It first, It last, T init
 }
 
 template <class Policy, class It1, class It2, class T, class ReduceOp, class TransformOp>
-T transform_reduce2_entry(const Policy& policy, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
-                          TransformOp transform_op) {
-  const char* name = "transform_reduce";
+T transform_reduce2_entry(const char* name, const Policy& policy, It1 first1, It1 last1, It2 first2, T init,
+                          ReduceOp reduce_op, TransformOp transform_op) {
   const std::int64_t n = checked_distance(name, first1, last1);
   check_iterator(name, "first input", policy, first1, n);
   check_iterator(name, "second input", policy, first2, n);
   if (n == 0) return init;
   return reduce(policy, zip_transform_iterator<It1, It2, TransformOp>(first1, first2, transform_op), n, init,
                 reduce_op);
+}
+template <class Policy, class It1, class It2, class T, class ReduceOp, class TransformOp>
+T transform_reduce2_entry(const Policy& policy, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
+                          TransformOp transform_op) {
+  return transform_reduce2_entry("transform_reduce", policy, first1, last1, first2, init, reduce_op, transform_op);
 }
 
 /// Host policies: reduce_into is reduce written through the output iterator (n == 0 writes init).
