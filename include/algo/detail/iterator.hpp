@@ -20,6 +20,8 @@ inline constexpr bool is_random_access_v =
     std::is_base_of<std::random_access_iterator_tag, typename std::iterator_traits<It>::iterator_category>::value;
 
 /// Yields f(*it). Random access when It is; its reference is a value (so it is an input iterator).
+/// f is held mutable: its operator() need not be const (Thrust takes such function objects; each
+/// copy of the iterator calls its own copy of f).
 template <class It, class F>
 class transform_iterator {
  public:
@@ -49,14 +51,15 @@ class transform_iterator {
   ALGO_HD friend bool operator<(const transform_iterator& a, const transform_iterator& b) { return a.it_ < b.it_; }
 
   ALGO_HD It base() const { return it_; }
-  ALGO_HD const F& functor() const { return f_; }
+  ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
   It it_{};
-  F f_{};
+  mutable F f_{};
 };
 
 /// Yields f(*a, *b) over two ranges walked in step (the inner-product form of transform_reduce).
+/// f is held mutable, as in transform_iterator.
 template <class It1, class It2, class F>
 class zip_transform_iterator {
  public:
@@ -84,12 +87,12 @@ class zip_transform_iterator {
 
   ALGO_HD It1 first_base() const { return a_; }
   ALGO_HD It2 second_base() const { return b_; }
-  ALGO_HD const F& functor() const { return f_; }
+  ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
   It1 a_{};
   It2 b_{};
-  F f_{};
+  mutable F f_{};
 };
 
 /// Converts whatever it is given to T (used to fix the accumulator type of a scan).
@@ -99,10 +102,12 @@ struct cast_to {
   ALGO_HD T operator()(const U& u) const { return static_cast<T>(u); }
 };
 
-/// op, with its result converted to the accumulator type Acc.
+/// op, with its result converted to the accumulator type Acc. op is held mutable, so an operator
+/// whose operator() is not const works wherever accumulate_with is called through a const path
+/// (the device kernels take it by value and pass it on by const reference).
 template <class Op, class Acc>
 struct accumulate_with {
-  Op op;
+  mutable Op op;
   template <class A, class B>
   ALGO_HD Acc operator()(const A& a, const B& b) const { return static_cast<Acc>(op(a, b)); }
 };
