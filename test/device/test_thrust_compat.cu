@@ -1,19 +1,62 @@
 // algo::cuda and algo::cub take what thrust:: takes:
 //   - function objects whose operator() is not const (Thrust's examples write bbox_union,
 //     estimate_pi, abs_diff that way) as reduce, scan and transform operators;
+//   - Thrust's, libcu++'s and the standard function objects count as commutative
+//     (algo::is_commutative) as algo's own do: algo::cub reduces with them through
+//     cub::DeviceReduce, and hands a plus to CUB as its primitive ::cuda::std::plus;
 // Kept small (nvcc is slow): each check is instantiated for the few types it tests.
 #include <algo/algo.hpp>
 
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
+
+#include <cuda/functional>
+#include <cuda/std/functional>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "catch.hpp"
+#include "commutative_checks.hpp"
 #include "device_checks.cuh"
 
 using namespace algo_test;
+
+// ==== commutative function objects ==================================================================
+ALGO_TEST_COMMUTATIVE_STD()
+ALGO_TEST_COMMUTATIVE_CCCL()
+ALGO_TEST_COMMUTATIVE_THRUST()
+
+namespace {
+/// algo::cub's reduce takes the same path (cub::DeviceReduce, not the order-preserving scan) with
+/// Op on T as with algo's own operator Own.
+template <class Op, class Own, class T>
+inline constexpr bool same_cub_path = algo::detail::cub_backend::uses_device_reduce_v<Op, T> ==
+                                          algo::detail::cub_backend::uses_device_reduce_v<Own, T> &&
+                                      algo::detail::cub_backend::uses_device_reduce_v<Own, T>;
+/// ... and hands Op to CUB as the same operator.
+template <class Op, class Own, class T>
+inline constexpr bool same_cub_operator =
+    std::is_same<decltype(algo::detail::cub_backend::cub_operator<T>(std::declval<Op>())),
+                 decltype(algo::detail::cub_backend::cub_operator<T>(std::declval<Own>()))>::value;
+}  // namespace
+
+static_assert(same_cub_path<thrust::plus<int>, algo::plus<int>, int> && same_cub_path<thrust::plus<>, algo::plus<>, float>);
+static_assert(same_cub_path<std::plus<int>, algo::plus<int>, int> && same_cub_path<::cuda::std::plus<>, algo::plus<>, double>);
+static_assert(same_cub_path<thrust::maximum<float>, algo::maximum<float>, float> &&
+              same_cub_path<thrust::minimum<>, algo::minimum<>, std::int64_t>);
+static_assert(same_cub_path<std::multiplies<>, algo::multiplies<>, double> &&
+              same_cub_path<thrust::bit_xor<unsigned>, algo::bit_xor<unsigned>, unsigned>);
+static_assert(same_cub_path<std::logical_and<>, algo::logical_and<>, bool> &&
+              same_cub_path<::cuda::std::bit_or<int>, algo::bit_or<int>, int>);
+static_assert(!algo::detail::cub_backend::uses_device_reduce_v<std::minus<int>, int> &&
+              !algo::detail::cub_backend::uses_device_reduce_v<commutative::user_plus, int>);
+static_assert(same_cub_operator<thrust::plus<int>, algo::plus<int>, int> && same_cub_operator<std::plus<>, algo::plus<>, float> &&
+              same_cub_operator<::cuda::std::plus<double>, algo::plus<>, double>);
+static_assert(std::is_same<decltype(algo::detail::cub_backend::cub_operator<int>(std::plus<int>{})), ::cuda::std::plus<int>>::value);
 
 namespace {
 
@@ -85,6 +128,25 @@ void check_mutable_transform_ops(const Policy& policy) {
 }
 
 }  // namespace
+
+TEST_CASE("thrust compat: reductions with Thrust's and the standard function objects", "[cuda][cub][commutative]") {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), (std::int64_t(1) << 20) + 3}) {
+    INFO("n = " << n);
+    const auto hi = random_vector<std::int32_t>(static_cast<std::size_t>(n), 321);
+    const auto hf = random_vector<float>(static_cast<std::size_t>(n), 322);
+    device_buffer<std::int32_t> i(hi);
+    device_buffer<float> f(hf);
+    const int want_sum = thrust::reduce(thrust::device, i.begin(), i.end(), 7, thrust::plus<int>{});
+    const float want_max = thrust::reduce(thrust::device, f.begin(), f.end(), -2.0f, thrust::maximum<float>{});
+    const int want_xor = thrust::reduce(thrust::device, i.begin(), i.end(), 7, thrust::bit_xor<>{});
+    CHECK(algo::reduce(algo::cub, i.begin(), i.end(), 7, thrust::plus<int>{}) == want_sum);
+    CHECK(algo::reduce(algo::cub, i.begin(), i.end(), 7, std::plus<>{}) == want_sum);
+    CHECK(algo::reduce(algo::cub, f.begin(), f.end(), -2.0f, thrust::maximum<float>{}) == want_max);
+    CHECK(algo::reduce(algo::cub, i.begin(), i.end(), 7, ::cuda::std::bit_xor<int>{}) == want_xor);
+    CHECK(algo::reduce(algo::cuda, i.begin(), i.end(), 7, thrust::plus<int>{}) == want_sum);
+    CHECK(algo::reduce(algo::cuda, f.begin(), f.end(), -2.0f, ::cuda::maximum<>{}) == want_max);
+  }
+}
 
 TEST_CASE("thrust compat: non-const reduce and scan operators, algo::cuda", "[cuda][functor]") {
   check_mutable_reduce_scan_ops<true, true>(algo::cuda);
