@@ -4,13 +4,18 @@
 //   - Thrust's, libcu++'s and the standard function objects count as commutative
 //     (algo::is_commutative) as algo's own do: algo::cub reduces with them through
 //     cub::DeviceReduce, and hands a plus to CUB as its primitive ::cuda::std::plus;
+//   - accumulator types where input, init and output types differ are Thrust's (thrust::device,
+//     i.e. CUB's): the type op(init, x) returns, with Thrust's default operators.
 // Kept small (nvcc is slow): each check is instantiated for the few types it tests.
 #include <algo/algo.hpp>
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/inner_product.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/transform_reduce.h>
 
 #include <cuda/functional>
 #include <cuda/std/functional>
@@ -127,6 +132,121 @@ void check_mutable_transform_ops(const Policy& policy) {
   }
 }
 
+// ==== accumulator types ============================================================================
+/// a + b in 64 bits: wider than its int32 input and init.
+struct plus_wide {
+  ALGO_HD std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a + b; }
+};
+/// a + b in double, for float input and init.
+struct plus_double {
+  ALGO_HD double operator()(double a, double b) const { return a + b; }
+};
+/// x + 0.5 as a double.
+struct add_half {
+  ALGO_HD double operator()(std::int32_t x) const { return x + 0.5; }
+};
+
+/// Values whose sums are exact in every grouping (so any order gives thrust's value bit for bit).
+struct accumulator_data {
+  std::vector<std::uint8_t> bytes;      // uint8 input (int64 init)
+  std::vector<double> doubles;          // k + 0.5 + 2^-30: exact as float sums (k + 0.5) and double sums
+  std::vector<std::int32_t> big;        // 2^30 + small: sums leave int32 at once
+  std::vector<float> floats;            // 2^24 and 1: sums exact in double, not in float
+  std::vector<float> a, b;              // 16-bit fractions: products exact in double, not in float
+  explicit accumulator_data(std::size_t n) {
+    bytes = random_vector<std::uint8_t>(n, 501 + n);
+    const auto r = random_vector<std::int32_t>(n, 502 + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      doubles.push_back((r[i] & 7) + 0.5 + 0x1p-30);
+      big.push_back((1 << 30) + (r[i] & 0xffff));
+      floats.push_back(i % 3 == 0 ? 16777216.0f : 1.0f);
+      a.push_back(static_cast<float>(((r[i] >> 8) & 0xffff) | 0x8001) * 0x1p-16f);
+      b.push_back(static_cast<float>((static_cast<std::uint32_t>(r[i]) >> 16) | 0x8001) * 0x1p-16f);
+    }
+  }
+};
+
+/// Every mixed-type case on one device policy against thrust::device (or, where thrust's
+/// exclusive_scan keeps init's type, against a loop).
+template <class Policy>
+void check_accumulators(const Policy& p) {
+  INFO("policy " << policy_name<Policy>());
+  {  // the three cases of issue 16
+    device_buffer<float> r(std::vector<float>{2.5f, -1.5f, 2.5f, -1.5f});
+    CHECK(algo::reduce(p, r.begin(), r.end(), 0) == thrust::reduce(thrust::device, r.begin(), r.end(), 0));
+    CHECK(algo::reduce(p, r.begin(), r.end(), 0) == 2);
+    device_buffer<float> s(std::vector<float>{1.5f, 2.5f, 3.5f}), out(3), want(3);
+    thrust::inclusive_scan(thrust::device, s.begin(), s.end(), want.begin(), 0, thrust::plus<>{});
+    algo::inclusive_scan(p, s.begin(), s.end(), out.begin(), algo::plus<>{}, 0);
+    CHECK(out.download() == want.download());
+    CHECK(out.download() == std::vector<float>{1.5f, 4.0f, 7.5f});
+    device_buffer<float> e(std::vector<float>{2.5f, -1.5f, 2.5f});
+    thrust::exclusive_scan(thrust::device, e.begin(), e.end(), want.begin(), 0);
+    algo::exclusive_scan(p, e.begin(), e.end(), out.begin(), 0);
+    CHECK(out.download() == want.download());
+    CHECK(out.download() == std::vector<float>{0, 2, 1});
+  }
+  for (std::int64_t n : {std::int64_t(1000), (std::int64_t(1) << 20) + 3}) {
+    INFO("n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const accumulator_data h(un);
+    device_buffer<std::uint8_t> bytes(h.bytes);
+    device_buffer<double> doubles(h.doubles);
+    device_buffer<std::int32_t> big(h.big);
+    device_buffer<float> floats(h.floats), a(h.a), b(h.b), fout(un), fwant(un);
+    device_buffer<std::int64_t> iout(un), iwant(un), one(1);
+
+    // uint8 input, int64 init
+    const std::int64_t init = -1000;
+    CHECK(algo::reduce(p, bytes.begin(), bytes.end(), init) == thrust::reduce(thrust::device, bytes.begin(), bytes.end(), init));
+    thrust::inclusive_scan(thrust::device, bytes.begin(), bytes.end(), iwant.begin(), init, thrust::plus<>{});
+    algo::inclusive_scan(p, bytes.begin(), bytes.end(), iout.begin(), algo::plus<>{}, init);
+    CHECK(iout.download() == iwant.download());
+    thrust::exclusive_scan(thrust::device, bytes.begin(), bytes.end(), iwant.begin(), init);
+    algo::exclusive_scan(p, bytes.begin(), bytes.end(), iout.begin(), init);
+    CHECK(iout.download() == iwant.download());
+
+    // double input, float init
+    CHECK(algo::reduce(p, doubles.begin(), doubles.end(), 0.25f) ==
+          thrust::reduce(thrust::device, doubles.begin(), doubles.end(), 0.25f));
+    CHECK(algo::reduce(p, doubles.begin(), doubles.end(), 0.25f, algo::plus<>{}) ==
+          thrust::reduce(thrust::device, doubles.begin(), doubles.end(), 0.25f, thrust::plus<>{}));
+    thrust::inclusive_scan(thrust::device, doubles.begin(), doubles.end(), fwant.begin(), 0.25f, thrust::plus<>{});
+    algo::inclusive_scan(p, doubles.begin(), doubles.end(), fout.begin(), algo::plus<>{}, 0.25f);
+    CHECK(fout.download() == fwant.download());
+    thrust::exclusive_scan(thrust::device, doubles.begin(), doubles.end(), fwant.begin(), 0.25f);
+    algo::exclusive_scan(p, doubles.begin(), doubles.end(), fout.begin(), 0.25f);
+    CHECK(fout.download() == fwant.download());
+
+    // operators returning a wider type
+    thrust::inclusive_scan(thrust::device, big.begin(), big.end(), iwant.begin(), 0, plus_wide{});
+    algo::inclusive_scan(p, big.begin(), big.end(), iout.begin(), plus_wide{}, 0);
+    const auto incl = iout.download();
+    CHECK(incl == iwant.download());
+    CHECK(incl.back() > std::int64_t(1) << 31);
+    algo::exclusive_scan(p, big.begin(), big.end(), iout.begin(), 0, plus_wide{});  // int64 accumulator, as CUB
+    CHECK(iout.download() == ref_exclusive_scan<std::int64_t>(h.big, std::int64_t(0), plus_wide{}));
+    CHECK(algo::reduce(p, big.begin(), big.end(), 0, plus_wide{}) == thrust::reduce(thrust::device, big.begin(), big.end(), 0, plus_wide{}));
+    CHECK(algo::reduce(p, floats.begin(), floats.end(), 0.5f, plus_double{}) ==
+          thrust::reduce(thrust::device, floats.begin(), floats.end(), 0.5f, plus_double{}));
+    CHECK(algo::transform_reduce(p, big.begin(), big.end(), std::int64_t(0), algo::plus<>{}, add_half{}) ==
+          thrust::transform_reduce(thrust::device, big.begin(), big.end(), add_half{}, std::int64_t(0), thrust::plus<>{}));
+
+    // reduce_into: the result in init's type; an empty range writes init itself
+    device_buffer<float> fone(1);
+    algo::reduce_into(p, floats.begin(), floats.end(), fone.begin(), 0.5f, plus_double{});
+    require_device_ok("reduce_into");
+    CHECK(fone.download()[0] == thrust::reduce(thrust::device, floats.begin(), floats.end(), 0.5f, plus_double{}));
+    algo::reduce_into(p, floats.begin(), floats.begin(), one.begin(), std::int64_t(16777217), algo::plus<>{});  // float accumulator
+    require_device_ok("reduce_into, empty");
+    CHECK(one.download()[0] == 16777217);
+
+    // inner product: products in init's type (double), as thrust::inner_product
+    CHECK(algo::transform_reduce(p, a.begin(), a.end(), b.begin(), 0.0) ==
+          thrust::inner_product(thrust::device, a.begin(), a.end(), b.begin(), 0.0));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("thrust compat: reductions with Thrust's and the standard function objects", "[cuda][cub][commutative]") {
@@ -165,3 +285,6 @@ TEST_CASE("thrust compat: non-const transform operators", "[cuda][cub][functor]"
   check_mutable_transform_ops(algo::cuda);
   check_mutable_transform_ops(algo::cub);
 }
+
+TEST_CASE("thrust compat: accumulator types, algo::cuda", "[cuda][accumulator]") { check_accumulators(algo::cuda); }
+TEST_CASE("thrust compat: accumulator types, algo::cub", "[cub][accumulator]") { check_accumulators(algo::cub); }

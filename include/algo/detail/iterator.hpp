@@ -112,4 +112,38 @@ struct accumulate_with {
   ALGO_HD Acc operator()(const A& a, const B& b) const { return static_cast<Acc>(op(a, b)); }
 };
 
+/// The output of reduce_into when the accumulator differs from init's type T: stores what the
+/// backend writes as static_cast<T>(accumulator) through `out` (the result reduce would return),
+/// or, for an empty range, `init` itself (not init converted to the accumulator and back).
+template <class T, class OutIt>
+class reduce_result_iterator {
+ public:
+  struct proxy {
+    OutIt out;
+    T init;
+    bool empty;
+    template <class A>
+    ALGO_HD const proxy& operator=(const A& acc) const {
+      if (empty) *out = init;
+      else *out = static_cast<T>(acc);
+      return *this;
+    }
+  };
+  using value_type = T;
+  using reference = proxy;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  ALGO_HD reduce_result_iterator(OutIt out, T init, bool empty) : out_(out), init_(init), empty_(empty) {}
+  ALGO_HD proxy operator*() const { return proxy{out_, init_, empty_}; }
+  ALGO_HD proxy operator[](difference_type i) const { return proxy{out_ + i, init_, empty_}; }
+  ALGO_HD reduce_result_iterator operator+(difference_type i) const { return {out_ + i, init_, empty_}; }
+
+ private:
+  OutIt out_;
+  T init_;
+  bool empty_;
+};
+
 }  // namespace algo::detail
