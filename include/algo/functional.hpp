@@ -1,10 +1,35 @@
 // Function objects usable on host and device, and the traits the algorithms read off them.
 #pragma once
 
+#include <functional>  // std::plus, ...: is_commutative recognizes them
 #include <type_traits>
 #include <utility>
 
 #include "detail/config.hpp"
+
+// libcu++'s function objects (cuda::std::plus, ...; cuda::maximum / cuda::minimum where this CCCL
+// has them) when CCCL is on the include path, and Thrust's when Thrust is in use (every nvcc
+// translation unit, or a C++ one that included Thrust first): Thrust 3.0 makes thrust::plus,
+// thrust::maximum, ... aliases of libcu++'s, earlier versions have their own. Thrust's own headers
+// are never pulled into a plain C++ translation unit that has not included Thrust itself (its
+// configuration, e.g. THRUST_DEVICE_SYSTEM, is the user's to set first).
+#if ALGO_HAS_CCCL
+#  include <cuda/std/functional>
+#  if __has_include(<cuda/__functional/maximum.h>)
+#    include <cuda/functional>
+#    define ALGO_HAS_CUDA_MINMAX 1
+#  endif
+#  if ALGO_HAS_CUDA || defined(THRUST_VERSION)
+#    include <thrust/functional.h>
+#    define ALGO_HAS_THRUST_FUNCTIONAL 1
+#  endif
+#endif
+#if !defined(ALGO_HAS_CUDA_MINMAX)
+#  define ALGO_HAS_CUDA_MINMAX 0
+#endif
+#if !defined(ALGO_HAS_THRUST_FUNCTIONAL)
+#  define ALGO_HAS_THRUST_FUNCTIONAL 0
+#endif
 
 namespace algo {
 
@@ -42,24 +67,65 @@ template <class Op, class T, class = void>
 struct is_commutative : std::false_type {};
 
 namespace detail {
-template <template <class> class Op, class T>
-struct is_builtin_commutative
-    : std::bool_constant<(std::is_same<Op<void>, plus<void>>::value ||
-                          std::is_same<Op<void>, multiplies<void>>::value ||
-                          std::is_same<Op<void>, minimum<void>>::value ||
-                          std::is_same<Op<void>, maximum<void>>::value ||
-                          std::is_same<Op<void>, bit_and<void>>::value ||
-                          std::is_same<Op<void>, bit_or<void>>::value ||
-                          std::is_same<Op<void>, bit_xor<void>>::value ||
-                          std::is_same<Op<void>, logical_and<void>>::value ||
-                          std::is_same<Op<void>, logical_or<void>>::value) &&
-                         std::is_arithmetic<T>::value> {};
+/// Op<U> is one of the commutative function-object templates algo knows, over U = void
+/// (transparent) or an arithmetic U: plus, multiplies, bit_and, bit_or, bit_xor, logical_and,
+/// logical_or from algo::, std::, cuda::std:: and thrust::, and minimum / maximum from algo::,
+/// cuda:: and thrust::.
+template <template <class> class Op, class U>
+struct is_known_commutative_op {
+  template <template <class> class X>
+  static constexpr bool is = std::is_same<Op<U>, X<U>>::value;
+  static constexpr bool algo_op = is<plus> || is<multiplies> || is<bit_and> || is<bit_or> || is<bit_xor> ||
+                                  is<logical_and> || is<logical_or> || is<minimum> || is<maximum>;
+  static constexpr bool std_op = is<std::plus> || is<std::multiplies> || is<std::bit_and> || is<std::bit_or> ||
+                                 is<std::bit_xor> || is<std::logical_and> || is<std::logical_or>;
+#if ALGO_HAS_CCCL
+  static constexpr bool cccl_op = is<::cuda::std::plus> || is<::cuda::std::multiplies> || is<::cuda::std::bit_and> ||
+                                  is<::cuda::std::bit_or> || is<::cuda::std::bit_xor> ||
+                                  is<::cuda::std::logical_and> || is<::cuda::std::logical_or>
+#  if ALGO_HAS_CUDA_MINMAX
+                                  || is<::cuda::minimum> || is<::cuda::maximum>
+#  endif
+      ;
+#else
+  static constexpr bool cccl_op = false;
+#endif
+#if ALGO_HAS_THRUST_FUNCTIONAL
+  static constexpr bool thrust_op = is<::thrust::plus> || is<::thrust::multiplies> || is<::thrust::bit_and> ||
+                                    is<::thrust::bit_or> || is<::thrust::bit_xor> || is<::thrust::logical_and> ||
+                                    is<::thrust::logical_or> || is<::thrust::minimum> || is<::thrust::maximum>;
+#else
+  static constexpr bool thrust_op = false;
+#endif
+  static constexpr bool value =
+      (std::is_void<U>::value || std::is_arithmetic<U>::value) && (algo_op || std_op || cccl_op || thrust_op);
+};
+
+/// Op is a plus (algo's, std's, libcu++'s or Thrust's) over void or Acc: backends may hand it to
+/// libraries as ::cuda::std::plus<Acc> (CUB's primitive sum).
+template <class Op, class Acc>
+struct is_plus_on : std::false_type {};
+template <template <class> class Op, class U, class Acc>
+struct is_plus_on<Op<U>, Acc>
+    : std::bool_constant<(std::is_void<U>::value || std::is_same<U, Acc>::value) &&
+                         (std::is_same<Op<U>, plus<U>>::value || std::is_same<Op<U>, std::plus<U>>::value
+#if ALGO_HAS_CCCL
+                          || std::is_same<Op<U>, ::cuda::std::plus<U>>::value
+#endif
+#if ALGO_HAS_THRUST_FUNCTIONAL
+                          || std::is_same<Op<U>, ::thrust::plus<U>>::value
+#endif
+                          )> {
+};
+template <class Op, class Acc>
+inline constexpr bool is_plus_on_v = is_plus_on<Op, Acc>::value;
 }  // namespace detail
 
-// algo's own operators on arithmetic types are commutative (floating-point + and * are commutative,
+// The known operators on arithmetic types are commutative (floating-point + and * are commutative,
 // only not associative; backends that reassociate them document it).
 template <template <class> class Op, class U, class T>
-struct is_commutative<Op<U>, T, std::enable_if_t<detail::is_builtin_commutative<Op, T>::value>>
+struct is_commutative<Op<U>, T,
+                      std::enable_if_t<std::is_arithmetic<T>::value && detail::is_known_commutative_op<Op, U>::value>>
     : std::true_type {};
 
 template <class Op, class T>

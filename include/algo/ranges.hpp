@@ -97,7 +97,8 @@ OutIt exclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, T init, Op 
 template <class Policy, class Rng, detail::enable_range<Policy, Rng> = 0>
 ranges::range_value_t<Rng&> reduce(const Policy& policy, Rng&& rng) {
   return detail::with_iterators(rng, [&](auto first, auto last) {
-    return algo::reduce(policy, first, last, ranges::range_value_t<Rng&>{}, plus<>{});
+    using T = ranges::range_value_t<Rng&>;
+    return algo::reduce(policy, first, last, T{}, plus<T>{});
   });
 }
 template <class Policy, class Rng, class T, detail::enable_range<Policy, Rng> = 0>

@@ -124,6 +124,72 @@ struct take_right {
   ALGO_HD T operator()(const T&, const T& b) const { return b; }
 };
 
+// ==== function objects whose operator() is not const ==========================================
+// Thrust's examples write their functors this way (bounding_box's bbox_union, monte_carlo's
+// estimate_pi, max_abs_diff's abs_diff) and Thrust accepts them; these are the same kinds.
+
+/// An axis-aligned integer box [x0, x1] x [y0, y1].
+struct box {
+  std::int32_t x0, y0, x1, y1;
+};
+ALGO_HD inline bool operator==(const box& l, const box& r) {
+  return l.x0 == r.x0 && l.y0 == r.y0 && l.x1 == r.x1 && l.y1 == r.y1;
+}
+ALGO_HD inline bool operator!=(const box& l, const box& r) { return !(l == r); }
+inline std::ostream& operator<<(std::ostream& os, const box& b) {
+  return os << "box{" << b.x0 << ", " << b.y0 << ", " << b.x1 << ", " << b.y1 << "}";
+}
+
+/// The smallest box holding both (associative, commutative). operator() is not const.
+struct box_union {
+  ALGO_HD box operator()(const box& a, const box& b) {
+    return box{a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0, a.x1 < b.x1 ? b.x1 : a.x1,
+               a.y1 < b.y1 ? b.y1 : a.y1};
+  }
+};
+
+/// The point an int32 stands for, as a box of one point. operator() is not const.
+struct point_box {
+  ALGO_HD box operator()(std::int32_t v) {
+    const std::int32_t x = v % 1009, y = (v / 1009) % 1013;
+    return box{x, y, x, y};
+  }
+};
+
+/// 1 when the hashed point of index i in [0, 2^16)^2 lies in the quarter disc of radius 2^16, else 0
+/// (estimate_pi's kind: sum over n indices ~ n*pi/4). operator() is not const.
+struct in_quarter_disc {
+  ALGO_HD std::int32_t operator()(std::int64_t i) {
+    std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    const std::uint64_t x = h & 0xffff, y = (h >> 16) & 0xffff;
+    return x * x + y * y < (std::uint64_t(1) << 32) ? 1 : 0;
+  }
+};
+
+/// |a - b| in 64 bits (max_abs_diff's kind). operator() is not const.
+struct abs_diff_i {
+  ALGO_HD std::int64_t operator()(const std::int32_t& a, const std::int32_t& b) {
+    const std::int64_t d = std::int64_t(a) - std::int64_t(b);
+    return d < 0 ? -d : d;
+  }
+};
+
+/// a + b in 64 bits, counting its calls in a member (a function object that changes itself).
+struct counting_plus {
+  std::int64_t calls = 0;
+  ALGO_HD std::int64_t operator()(std::int64_t a, std::int64_t b) {
+    ++calls;
+    return a + b;
+  }
+};
+
+/// compose_affine_i with a non-const operator() (associative, not commutative).
+struct compose_affine_i_mutable {
+  ALGO_HD affine_i operator()(const affine_i& f, const affine_i& g) { return compose_affine_i{}(f, g); }
+};
+
 // ==== names (for INFO / CAPTURE) ==============================================================
 template <class T> struct type_name { static constexpr const char* value = "?"; };
 template <> struct type_name<std::int8_t> { static constexpr const char* value = "int8"; };
@@ -140,6 +206,7 @@ template <> struct type_name<affine> { static constexpr const char* value = "aff
 template <> struct type_name<affine_i> { static constexpr const char* value = "affine_i"; };
 template <> struct type_name<mat2i> { static constexpr const char* value = "mat2i"; };
 template <> struct type_name<big32> { static constexpr const char* value = "big32"; };
+template <> struct type_name<box> { static constexpr const char* value = "box"; };
 template <class T>
 inline constexpr const char* type_name_v = type_name<T>::value;
 

@@ -31,3 +31,18 @@
 #else
 #  define ALGO_EXEC_CHECK_DISABLE
 #endif
+
+// ALGO_HAS_CCCL: libcu++ (<cuda/std/...>, part of the CUDA toolkit's CCCL) is on the include path:
+// always under nvcc, and in a plain C++ translation unit whose include path has the toolkit's CCCL
+// directory. algo then recognizes libcu++'s (and Thrust's) function objects (functional.hpp).
+// Nothing needs CCCL: without it, or with ALGO_NO_CCCL defined, those headers are left alone.
+#if ALGO_HAS_CUDA
+#  define ALGO_HAS_CCCL 1
+#elif !defined(ALGO_NO_CCCL) && defined(__has_include)
+#  if __has_include(<cuda/std/functional>)
+#    define ALGO_HAS_CCCL 1
+#  endif
+#endif
+#if !defined(ALGO_HAS_CCCL)
+#  define ALGO_HAS_CCCL 0
+#endif

@@ -20,6 +20,8 @@ inline constexpr bool is_random_access_v =
     std::is_base_of<std::random_access_iterator_tag, typename std::iterator_traits<It>::iterator_category>::value;
 
 /// Yields f(*it). Random access when It is; its reference is a value (so it is an input iterator).
+/// f is held mutable: its operator() need not be const (Thrust takes such function objects; each
+/// copy of the iterator calls its own copy of f).
 template <class It, class F>
 class transform_iterator {
  public:
@@ -49,14 +51,15 @@ class transform_iterator {
   ALGO_HD friend bool operator<(const transform_iterator& a, const transform_iterator& b) { return a.it_ < b.it_; }
 
   ALGO_HD It base() const { return it_; }
-  ALGO_HD const F& functor() const { return f_; }
+  ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
   It it_{};
-  F f_{};
+  mutable F f_{};
 };
 
 /// Yields f(*a, *b) over two ranges walked in step (the inner-product form of transform_reduce).
+/// f is held mutable, as in transform_iterator.
 template <class It1, class It2, class F>
 class zip_transform_iterator {
  public:
@@ -84,12 +87,12 @@ class zip_transform_iterator {
 
   ALGO_HD It1 first_base() const { return a_; }
   ALGO_HD It2 second_base() const { return b_; }
-  ALGO_HD const F& functor() const { return f_; }
+  ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
   It1 a_{};
   It2 b_{};
-  F f_{};
+  mutable F f_{};
 };
 
 /// Converts whatever it is given to T (used to fix the accumulator type of a scan).
@@ -99,12 +102,48 @@ struct cast_to {
   ALGO_HD T operator()(const U& u) const { return static_cast<T>(u); }
 };
 
-/// op, with its result converted to the accumulator type Acc.
+/// op, with its result converted to the accumulator type Acc. op is held mutable, so an operator
+/// whose operator() is not const works wherever accumulate_with is called through a const path
+/// (the device kernels take it by value and pass it on by const reference).
 template <class Op, class Acc>
 struct accumulate_with {
-  Op op;
+  mutable Op op;
   template <class A, class B>
   ALGO_HD Acc operator()(const A& a, const B& b) const { return static_cast<Acc>(op(a, b)); }
+};
+
+/// The output of reduce_into when the accumulator differs from init's type T: stores what the
+/// backend writes as static_cast<T>(accumulator) through `out` (the result reduce would return),
+/// or, for an empty range, `init` itself (not init converted to the accumulator and back).
+template <class T, class OutIt>
+class reduce_result_iterator {
+ public:
+  struct proxy {
+    OutIt out;
+    T init;
+    bool empty;
+    template <class A>
+    ALGO_HD const proxy& operator=(const A& acc) const {
+      if (empty) *out = init;
+      else *out = static_cast<T>(acc);
+      return *this;
+    }
+  };
+  using value_type = T;
+  using reference = proxy;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  ALGO_HD reduce_result_iterator(OutIt out, T init, bool empty) : out_(out), init_(init), empty_(empty) {}
+  ALGO_HD proxy operator*() const { return proxy{out_, init_, empty_}; }
+  ALGO_HD proxy operator[](difference_type i) const { return proxy{out_ + i, init_, empty_}; }
+  ALGO_HD reduce_result_iterator operator+(difference_type i) const { return {out_ + i, init_, empty_}; }
+
+ private:
+  OutIt out_;
+  T init_;
+  bool empty_;
 };
 
 }  // namespace algo::detail

@@ -35,14 +35,13 @@ auto as_accumulator(It it) {
   }
 }
 
-/// The operator as CUB should see it. algo::plus on an arithmetic accumulator becomes
-/// ::cuda::std::plus<Acc>, which CUB recognizes as a primitive operator (its tuned policies, the
-/// ones a user calling cub::DeviceScan::InclusiveSum or thrust gets: same speed and same float
-/// rounding); anything else returns Acc through accumulate_with.
+/// The operator as CUB should see it. A plus (algo's, std's, libcu++'s, Thrust's; transparent or
+/// on Acc) on an arithmetic accumulator becomes ::cuda::std::plus<Acc>, which CUB recognizes as a
+/// primitive operator (its tuned policies, the ones a user calling cub::DeviceScan::InclusiveSum or
+/// thrust gets: same speed and same float rounding); anything else returns Acc through accumulate_with.
 template <class Acc, class Op>
 auto cub_operator(Op op) {
-  if constexpr (std::is_arithmetic<Acc>::value &&
-                (std::is_same<Op, plus<void>>::value || std::is_same<Op, plus<Acc>>::value)) {
+  if constexpr (std::is_arithmetic<Acc>::value && is_plus_on_v<Op, Acc>) {
     return ::cuda::std::plus<Acc>{};
   } else {
     return accumulate_with<Op, Acc>{op};
@@ -117,16 +116,22 @@ void run_with_temporaries(const char* algorithm, const char* what, const cub_pol
   check_cuda(call(tmp.get(), bytes), algorithm, what);
 }
 
+/// Whether reduce_to_device hands op on accumulator T to cub::DeviceReduce (which reorders
+/// operands), rather than to the order-preserving path built from cub::DeviceScan.
+template <class Op, class T>
+inline constexpr bool uses_device_reduce_v = is_commutative_v<Op, T>;
+
 /// Writes init op in[0] op ... op in[n-1] to *d_result (a device iterator), asynchronously. n may be 0
 /// (CUB's DeviceReduce then writes init).
 template <class It, class T, class Op, class OutIt>
 void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std::int64_t n, T init, Op op, OutIt d_result) {
   auto in = as_accumulator<T>(first);
   const auto aop = cub_operator<T>(op);
+  constexpr bool reorder = uses_device_reduce_v<Op, T>;
   // (CUB's DeviceReduce with 0 items writes init; the order-preserving scan writes nothing)
   constexpr bool out_is_pointer = std::is_same<OutIt, T*>::value;
-  if constexpr (is_commutative_v<Op, T> || !out_is_pointer) {
-    if (is_commutative_v<Op, T> || n == 0) {
+  if constexpr (reorder || !out_is_pointer) {
+    if (reorder || n == 0) {
       run_with_temporaries(algorithm, "cub::DeviceReduce::Reduce", p, [&](void* tmp, std::size_t& bytes) {
         return with_count(n, [&](auto count) {
           return ::cub::DeviceReduce::Reduce(tmp, bytes, in, d_result, count, aop, init, p.stream);
@@ -140,7 +145,7 @@ void reduce_to_device(const char* algorithm, const cub_policy& p, It first, std:
     cuda::check_launch(algorithm, "write_value_kernel");
     return;
   }
-  if constexpr (!is_commutative_v<Op, T>) {
+  if constexpr (!reorder) {
     keep_one_output_iterator<T, OutIt> out(d_result, n - 1);
     run_with_temporaries(algorithm, "cub::DeviceScan::InclusiveScanInit", p, [&](void* tmp, std::size_t& bytes) {
       return with_count(n, [&](auto count) {
