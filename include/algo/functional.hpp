@@ -37,11 +37,13 @@ namespace algo {
   template <class T = void>                                                                     \
   struct NAME {                                                                                 \
     using result_type = T;                                                                      \
+    ALGO_EXEC_CHECK_DISABLE                                                                     \
     ALGO_HD constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(EXPR); } \
   };                                                                                            \
   template <>                                                                                   \
   struct NAME<void> {                                                                           \
     using is_transparent = void;                                                                \
+    ALGO_EXEC_CHECK_DISABLE                                                                     \
     template <class A, class B>                                                                 \
     ALGO_HD constexpr auto operator()(A&& a, B&& b) const -> decltype(EXPR) {                   \
       return EXPR;                                                                              \

@@ -8,9 +8,9 @@
 //   exclusive_scan(policy, first, last, d_first)
 //       Thrust's form without init: starts from the input value type's T{}, with plus.
 //   inner_product(policy, first1, last1, first2, init [, op1, op2])
-//       Thrust's rules: init op1 op2(a_0, b_0) op1 ... left to right; the two-operator-less form
-//       is plus<T> and multiplies<T> in init's type T (each product is taken in T, unlike
-//       transform_reduce's inner-product form, which multiplies in the inputs' own types).
+//       Thrust's rules: init op1 op2(a_0, b_0) op1 ... left to right; the form without operators
+//       is plus<T> and multiplies<T> in init's type T (each product is taken in T), the same as
+//       transform_reduce's inner-product form.
 //
 // Each checks its input as the scans and reductions of numeric.hpp do (algo::error, nothing written)
 // under its own name, then runs the same backends.
@@ -68,11 +68,11 @@ OutIt transform_exclusive_scan(const Policy& policy, InIt first, InIt last, OutI
 }
 
 // ---- exclusive_scan without init (Thrust) --------------------------------------------------------
-/// out[0] = T{}, out[i] = T{} + in[0] + ... + in[i-1], T the input's value type.
+/// out[0] = T{}, out[i] = T{} + in[0] + ... + in[i-1] with plus<T>, T the input's value type (Thrust).
 template <class Policy, class InIt, class OutIt, detail::enable_policy<Policy> = 0>
 OutIt exclusive_scan(const Policy& policy, InIt first, InIt last, OutIt d_first) {
   using T = detail::iter_value_t<InIt>;
-  return detail::scan_entry<false>("exclusive_scan", policy, first, last, d_first, plus<>{}, T{});
+  return detail::scan_entry<false>("exclusive_scan", policy, first, last, d_first, plus<T>{}, T{});
 }
 
 // ---- inner_product (Thrust) ----------------------------------------------------------------------

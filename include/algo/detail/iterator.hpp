@@ -33,24 +33,41 @@ class transform_iterator {
                                                std::input_iterator_tag>;
 
   transform_iterator() = default;
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator(It it, F f) : it_(it), f_(f) {}
 
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reference operator*() const { return f_(*it_); }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reference operator[](difference_type i) const { return f_(it_[i]); }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator& operator++() { ++it_; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator operator++(int) { auto t = *this; ++it_; return t; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator& operator--() { --it_; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator& operator+=(difference_type n) { it_ += n; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD transform_iterator& operator-=(difference_type n) { it_ -= n; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend transform_iterator operator+(transform_iterator a, difference_type n) { a.it_ += n; return a; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend transform_iterator operator+(difference_type n, transform_iterator a) { a.it_ += n; return a; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend transform_iterator operator-(transform_iterator a, difference_type n) { a.it_ -= n; return a; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend difference_type operator-(const transform_iterator& a, const transform_iterator& b) { return a.it_ - b.it_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend bool operator==(const transform_iterator& a, const transform_iterator& b) { return a.it_ == b.it_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend bool operator!=(const transform_iterator& a, const transform_iterator& b) { return a.it_ != b.it_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend bool operator<(const transform_iterator& a, const transform_iterator& b) { return a.it_ < b.it_; }
 
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD It base() const { return it_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
@@ -72,21 +89,35 @@ class zip_transform_iterator {
                          std::input_iterator_tag>;
 
   zip_transform_iterator() = default;
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD zip_transform_iterator(It1 a, It2 b, F f) : a_(a), b_(b), f_(f) {}
 
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reference operator*() const { return f_(*a_, *b_); }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reference operator[](difference_type i) const { return f_(a_[i], b_[i]); }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD zip_transform_iterator& operator++() { ++a_; ++b_; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD zip_transform_iterator operator++(int) { auto t = *this; ++*this; return t; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD zip_transform_iterator& operator+=(difference_type n) { a_ += n; b_ += n; return *this; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend zip_transform_iterator operator+(zip_transform_iterator z, difference_type n) { z += n; return z; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend zip_transform_iterator operator+(difference_type n, zip_transform_iterator z) { z += n; return z; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend difference_type operator-(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ - y.a_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend bool operator==(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ == y.a_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD friend bool operator!=(const zip_transform_iterator& x, const zip_transform_iterator& y) { return x.a_ != y.a_; }
 
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD It1 first_base() const { return a_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD It2 second_base() const { return b_; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD F& functor() const { return f_; }  // f_ is mutable: callable from const paths
 
  private:
@@ -98,6 +129,7 @@ class zip_transform_iterator {
 /// Converts whatever it is given to T (used to fix the accumulator type of a scan).
 template <class T>
 struct cast_to {
+  ALGO_EXEC_CHECK_DISABLE
   template <class U>
   ALGO_HD T operator()(const U& u) const { return static_cast<T>(u); }
 };
@@ -108,6 +140,7 @@ struct cast_to {
 template <class Op, class Acc>
 struct accumulate_with {
   mutable Op op;
+  ALGO_EXEC_CHECK_DISABLE
   template <class A, class B>
   ALGO_HD Acc operator()(const A& a, const B& b) const { return static_cast<Acc>(op(a, b)); }
 };
@@ -122,6 +155,7 @@ class reduce_result_iterator {
     OutIt out;
     T init;
     bool empty;
+    ALGO_EXEC_CHECK_DISABLE
     template <class A>
     ALGO_HD const proxy& operator=(const A& acc) const {
       if (empty) *out = init;
@@ -135,9 +169,13 @@ class reduce_result_iterator {
   using difference_type = std::ptrdiff_t;
   using iterator_category = std::random_access_iterator_tag;
 
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reduce_result_iterator(OutIt out, T init, bool empty) : out_(out), init_(init), empty_(empty) {}
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD proxy operator*() const { return proxy{out_, init_, empty_}; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD proxy operator[](difference_type i) const { return proxy{out_ + i, init_, empty_}; }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD reduce_result_iterator operator+(difference_type i) const { return {out_ + i, init_, empty_}; }
 
  private:
