@@ -62,11 +62,8 @@ constexpr std::int64_t chunk_items() {
 }
 
 /// True when ALGO_TEST_SMALL is set (scripts/gpu_check.sh sets it under compute-sanitizer, which
-/// slows kernels 10-100x): the suites then keep to small sizes.
-inline bool small_run() {
-  const char* v = std::getenv("ALGO_TEST_SMALL");
-  return v && *v && std::string(v) != "0";
-}
+/// slows kernels 10-100x): the suites then keep to small sizes. (device_checks.cuh's.)
+using algo_test::small_run;
 
 /// The issue's sizes for one value type: 0, 1, block size +- 1, warp tile +- 1, one block's step
 /// (threads x unroll x chunk) +- 1, 1000, a few random ones, 2^20 + 7, 2^24 + 3 (small run: up to
@@ -86,15 +83,6 @@ std::vector<std::int64_t> strategy_sizes() {
   return v;
 }
 
-/// Sum of |x| over a range (the float tolerance's scale).
-template <class T>
-double abs_sum(const std::vector<T>& h, std::size_t from = 0) {
-  double s = 0;
-  if constexpr (std::is_arithmetic<T>::value)
-    for (std::size_t i = from; i < h.size(); ++i) s += std::fabs(static_cast<double>(h[i]));
-  return s;
-}
-
 /// reduce_into(policy.on(stream), ..., out, init, op) into a guarded one-element buffer: the value,
 /// and nothing written past it.
 template <class Acc, class Policy, class Call>
@@ -112,73 +100,68 @@ void check_into(const std::string& what, const Policy& policy, const Acc& want, 
 /// One strategy x warp phase on n random values of T.
 template <class T, class Policy>
 void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
-  using S = spec<T>;
-  using Acc = typename S::acc;
-  using Op = typename S::op;
+  const spec_case<T> c(n, seed);
+  INFO(case_info<Policy>(c));
+  using Acc = acc_t<T>;
+  using Op = typename spec_case<T>::Op;
   using Ref = ref_t<Acc>;
-  const Op op{};
-  const Acc init = random_scalar<Acc>(seed + 1);
   const auto un = static_cast<std::size_t>(n);
-  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
-                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
-
-  const std::vector<T> h_in = random_vector<T>(un, seed);
-  device_buffer<T> in(h_in);
+  device_buffer<T> in(c.h_in);
   double init_abs = 0.0;
-  if constexpr (std::is_arithmetic<Acc>::value) init_abs = std::fabs(static_cast<double>(init));
-  const double sum_abs = abs_sum(h_in);
+  if constexpr (std::is_arithmetic<Acc>::value) init_abs = std::fabs(static_cast<double>(c.init));
+  const double sum_abs = abs_sum(c.h_in);
 
-  if constexpr (S::arithmetic) {
+  if constexpr (spec<T>::arithmetic) {
     // ---- plus, without and with init ----------------------------------------------------------
     if constexpr (runs<Policy, algo::plus<>, T>()) {
       INFO("variant: reduce(policy, first, last)");
       const T got = algo::reduce(policy, in.begin(), in.end());
-      expect_value("vs host", got, static_cast<T>(ref_fold(h_in, ref_t<T>{}, algo::plus<>{})), sum_abs, n);
+      expect_value("vs host", got, static_cast<T>(ref_fold(c.h_in, ref_t<T>{}, algo::plus<>{})), sum_abs, n);
     }
     if constexpr (runs<Policy, algo::plus<>, Acc>()) {
       INFO("variant: reduce(policy, first, last, init)");
-      const Acc want = static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), algo::plus<>{}));
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init);
+      const Acc want = static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), algo::plus<>{}));
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init);
       expect_value("vs host", got, want, sum_abs + init_abs, n);
-      if (n > 0) expect_value("vs thrust::reduce", got, thrust::reduce(thrust::device, in.begin(), in.end(), init),
+      if (n > 0) expect_value("vs thrust::reduce", got, thrust::reduce(thrust::device, in.begin(), in.end(), c.init),
                               sum_abs + init_abs, n);
       check_into<Acc>("reduce_into(policy, first, last, out, init, plus)", policy, want, sum_abs + init_abs, n,
-                      [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, init, algo::plus<>{}); });
+                      [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, c.init, algo::plus<>{}); });
       // the unaligned head of the vector path: start 1 and 3 elements past an aligned address
       for (std::int64_t k : {std::int64_t(1), std::int64_t(3)}) {
         if (n <= k) continue;
         INFO("variant: reduce(policy, first + " << k << ", last, init)");
-        const std::vector<T> tail(h_in.begin() + k, h_in.end());
-        const Acc got_k = algo::reduce(policy, in.begin() + k, in.end(), init);
-        expect_value("vs host", got_k, static_cast<Acc>(ref_fold(tail, static_cast<Ref>(init), algo::plus<>{})),
+        const std::vector<T> tail(c.h_in.begin() + k, c.h_in.end());
+        const Acc got_k = algo::reduce(policy, in.begin() + k, in.end(), c.init);
+        expect_value("vs host", got_k, static_cast<Acc>(ref_fold(tail, static_cast<Ref>(c.init), algo::plus<>{})),
                      abs_sum(tail) + init_abs, n - k);
       }
     }
     // ---- the type's operator, minimum, maximum -----------------------------------------------
     if constexpr (runs<Policy, Op, Acc>()) {
       INFO("variant: reduce(policy, first, last, init, op)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, op);
-      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), op)), 1.0, n);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, c.op);
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), c.op)), 1.0, n);
     }
     if constexpr (runs<Policy, algo::minimum<>, Acc>()) {
       INFO("variant: reduce(policy, first, last, init, minimum)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, algo::minimum<>{});
-      expect_value("vs host", got, ref_fold(h_in, init, algo::minimum<>{}), 1.0, n);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, algo::minimum<>{});
+      expect_value("vs host", got, ref_fold(c.h_in, c.init, algo::minimum<>{}), 1.0, n);
     }
     if constexpr (runs<Policy, algo::maximum<>, Acc>()) {
       INFO("variant: reduce(policy, first, last, init, maximum)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, algo::maximum<>{});
-      expect_value("vs host", got, ref_fold(h_in, init, algo::maximum<>{}), 1.0, n);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, algo::maximum<>{});
+      expect_value("vs host", got, ref_fold(c.h_in, c.init, algo::maximum<>{}), 1.0, n);
     }
     // ---- transform_reduce: sum of squares, dot product ------------------------------------------
     using W = wide_t<T>;
     if constexpr (runs<Policy, algo::plus<>, W>()) {
-      const W winit = static_cast<W>(init);
+      const W winit = static_cast<W>(c.init);
       {
         INFO("variant: transform_reduce(policy, first, last, init, plus, square)");
         ref_t<W> host = winit;
         double scale = init_abs;
-        for (const T& x : h_in) {
+        for (const T& x : c.h_in) {
           host += square_wide{}(static_cast<ref_t<T>>(x));
           scale += static_cast<double>(x) * static_cast<double>(x);
         }
@@ -196,8 +179,8 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
         ref_t<W> host = winit;
         double scale = init_abs;
         for (std::size_t i = 0; i < un; ++i) {
-          host += static_cast<ref_t<W>>(h_in[i]) * static_cast<ref_t<W>>(h_in2[i + k]);
-          scale += std::fabs(static_cast<double>(h_in[i]) * static_cast<double>(h_in2[i + k]));
+          host += static_cast<ref_t<W>>(c.h_in[i]) * static_cast<ref_t<W>>(h_in2[i + k]);
+          scale += std::fabs(static_cast<double>(c.h_in[i]) * static_cast<double>(h_in2[i + k]));
         }
         const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin() + k, winit);
         expect_value("vs host", got, static_cast<W>(host), scale, n);
@@ -210,39 +193,20 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
   } else {
     // ---- user types, non-commutative operators: the host fold is the only reference ------------
     if constexpr (runs<Policy, Op, Acc>()) {
-      const Acc want = ref_fold(h_in, init, op);
+      const Acc want = ref_fold(c.h_in, c.init, c.op);
       {
         INFO("variant: reduce(policy, first, last, init, op) (non-commutative)");
-        expect_value("vs host fold", algo::reduce(policy, in.begin(), in.end(), init, op), want, 1.0, n);
+        expect_value("vs host fold", algo::reduce(policy, in.begin(), in.end(), c.init, c.op), want, 1.0, n);
       }
       check_into<Acc>("reduce_into(policy, first, last, out, init, op) (non-commutative)", policy, want, 1.0, n,
-                      [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, init, op); });
-      {
-        INFO("variant: transform_reduce(policy, counting first, counting last, init, op, hashed) (fancy input)");
-        const hashed_value<T> gen{seed + 2};
-        const Acc got = algo::transform_reduce(policy, thrust::counting_iterator<std::int64_t>(0),
-                                               thrust::counting_iterator<std::int64_t>(n), init, op, gen);
-        expect_value("vs host fold", got, ref_fold(hashed_vector<T>(un, seed + 2), init, op), 1.0, n);
-      }
-      {
-        INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, op) (non-commutative)");
-        const std::vector<T> h_in2 = random_vector<T>(un, seed + 3);
-        device_buffer<T> in2(h_in2);
-        Acc want2 = init;
-        for (std::size_t i = 0; i < un; ++i) want2 = op(want2, op(h_in[i], h_in2[i]));
-        expect_value("vs host fold", algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), init, op, op),
-                     want2, 1.0, n);
-      }
+                      [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, c.init, c.op); });
+      check_hashed_fold(policy, c, "(fancy input)");
+      check_pairwise_fold(policy, c, in);
     }
   }
 
   // ---- (a, b) -> b: the last element, on every type --------------------------------------------
-  if constexpr (runs<Policy, take_right, T>()) {
-    INFO("variant: reduce(policy, first, last, init, take_right) (non-commutative)");
-    const T tinit = random_scalar<T>(seed + 4);
-    const T got = algo::reduce(policy, in.begin(), in.end(), tinit, take_right{});
-    expect_value("vs the last element", got, h_in.empty() ? tinit : h_in.back(), 1.0, 1);
-  }
+  if constexpr (runs<Policy, take_right, T>()) check_take_right(policy, in, c.h_in, random_scalar<T>(seed + 4));
   require_device_ok("end of check_strategy_one");
 }
 

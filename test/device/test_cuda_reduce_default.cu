@@ -82,23 +82,11 @@ TEST_CASE("cuda reduces: concurrent reductions on several streams, back-to-back 
   }
   const mat2_mul op{};
   const mat2i one{1, 0, 0, 1};
-  SECTION("one stream per reduction, all in flight at once") {
-    std::vector<std::unique_ptr<test_stream>> streams;
-    for (std::size_t i = 0; i < ns.size(); ++i) streams.push_back(std::make_unique<test_stream>());
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::reduce_into(algo::cuda.on(streams[i]->get()), in[i]->begin(), in[i]->end(), out[i]->begin() + round, one, op);
-    for (auto& s : streams) s->sync();
-  }
-  SECTION("one stream, back to back, no host synchronization in between") {
-    test_stream s;
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::reduce_into(algo::cuda.on(s.get()), in[i]->begin(), in[i]->end(), out[i]->begin() + round, one, op);
-    s.sync();
-  }
+  auto run_one = [&](cudaStream_t s, std::size_t i, int round) {
+    algo::reduce_into(algo::cuda.on(s), in[i]->begin(), in[i]->end(), out[i]->begin() + round, one, op);
+  };
+  SECTION("one stream per reduction, all in flight at once") { launch_on_own_streams(ns.size(), 3, run_one); }
+  SECTION("one stream, back to back, no host synchronization in between") { launch_back_to_back(ns.size(), 3, run_one); }
   for (std::size_t i = 0; i < ns.size(); ++i) {
     INFO("reduction " << i << ", n = " << ns[i]);
     const mat2i want = ref_fold(h[i], one, op);

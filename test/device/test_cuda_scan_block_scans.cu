@@ -80,28 +80,10 @@ struct t256 : algo::detail::cuda::scan_tuning_base {
   static constexpr int threads = 256;
 };
 
+/// The look-back with 256-thread tiles and the block scan `Block`.
 template <class Block, class T, class Op>
 void check_t256(std::int64_t n, bool exclusive, Op op, std::uint64_t seed) {
-  namespace ad = algo::detail;
-  namespace adc = algo::detail::cuda;
-  using Acc = ad::accumulate_with<Op, T>;
-  const std::vector<T> h = random_vector<T>(static_cast<std::size_t>(n), seed);
-  device_buffer<T> in(h), out(h.size());
-  const T init = h[static_cast<std::size_t>(n / 2)];
-  const adc::scan_problem<T, const T*, T*, Acc> p{in.begin(), out.begin(), n, Acc{op}, adc::some(init), exclusive,
-                                                   exclusive ? "exclusive_scan" : "inclusive_scan"};
-  adc::run_lookback_tuned<algo::warp_phase::shfl_t, Block, t256>(p, nullptr);
-  require_device_ok("look-back with 256-thread tiles");
-  std::vector<T> ref(h.size());
-  T acc = init;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    if (exclusive) ref[i] = acc;
-    acc = op(acc, h[i]);
-    if (!exclusive) ref[i] = acc;
-  }
-  INFO("n = " << n << (exclusive ? ", exclusive" : ", inclusive"));
-  expect_equal("look-back with 256-thread tiles vs host", out.download(), ref);
-  CHECK(out.guard_intact());
+  cuda_scan_test::check_lookback_tuned<Block, t256, T>("look-back with 256-thread tiles", n, exclusive, op, seed);
 }
 }  // namespace
 

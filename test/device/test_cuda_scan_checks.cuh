@@ -34,11 +34,8 @@ constexpr std::int64_t tile_items() {
 }
 
 /// True when ALGO_TEST_SMALL is set (scripts/gpu_check.sh sets it under compute-sanitizer, which
-/// slows kernels 10-100x): the suites then keep to sizes of a few tiles.
-inline bool small_run() {
-  const char* v = std::getenv("ALGO_TEST_SMALL");
-  return v && *v && std::string(v) != "0";
-}
+/// slows kernels 10-100x): the suites then keep to sizes of a few tiles. (device_checks.cuh's.)
+using algo_test::small_run;
 
 /// `sizes`, less those over `limit` on a small run.
 inline std::vector<std::int64_t> for_this_run(std::vector<std::int64_t> sizes, std::int64_t limit = 20000) {
@@ -66,69 +63,57 @@ std::vector<std::int64_t> strategy_sizes(bool deep) {
 /// must stay untouched.
 template <class T, class Policy>
 void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
-  using S = spec<T>;
-  using Acc = typename S::acc;
-  using Op = typename S::op;
+  const spec_case<T> c(n, seed);
+  INFO(case_info<Policy>(c));
+  using Acc = acc_t<T>;
   using Ref = ref_t<Acc>;
   constexpr bool same_acc = std::is_same<Acc, T>::value;
-  const Op op{};
-  const Acc init = random_scalar<Acc>(seed + 1);
   const auto un = static_cast<std::size_t>(n);
-  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
-                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
-
-  const std::vector<T> h_in = random_vector<T>(un, seed);
-  device_buffer<T> in(h_in);
+  device_buffer<T> in(c.h_in);
   device_buffer<Acc> out(un);
-  std::vector<double> scale, scale_init;
-  const std::vector<double>* sc = nullptr;
-  const std::vector<double>* sc_init = nullptr;
-  if constexpr (std::is_floating_point<Acc>::value) {
-    scale = abs_scan_scale(h_in, 0.0);
-    scale_init = abs_scan_scale(h_in, std::fabs(static_cast<double>(init)));
-    sc = &scale;
-    sc_init = &scale_init;
-  }
+  const scan_scales<Acc> scales(c.h_in, c.init);
+  const std::vector<double>* sc = scales.plain();
+  const std::vector<double>* sc_init = scales.with_init();
 
-  if constexpr (S::arithmetic && same_acc) {
+  if constexpr (spec<T>::arithmetic && same_acc) {
     INFO("variant: inclusive_scan(policy, first, last, d_first) (plus)");
     out.fill_sentinel();
     CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out.begin()) == out.end());
-    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(h_in, algo::plus<>{})), sc);
+    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(c.h_in, algo::plus<>{})), sc);
     CHECK(out.guard_intact());
   }
   if constexpr (same_acc) {
     INFO("variant: inclusive_scan(policy, first, last, d_first, op)");
     out.fill_sentinel();
-    CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op) == out.end());
-    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(h_in, op)), sc);
+    CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op) == out.end());
+    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(c.h_in, c.op)), sc);
     CHECK(out.guard_intact());
   }
   {
     INFO("variant: inclusive_scan(policy, first, last, d_first, op, init)");
     out.fill_sentinel();
-    CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op, init) == out.end());
-    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(h_in, op, static_cast<Ref>(init))),
+    CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op, c.init) == out.end());
+    expect_equal("vs host", out.download(), convert<Acc>(ref_inclusive_scan<Ref>(c.h_in, c.op, static_cast<Ref>(c.init))),
                  sc_init);
     CHECK(out.guard_intact());
   }
   {
     INFO("variant: exclusive_scan(policy, first, last, d_first, init, op)");
     out.fill_sentinel();
-    CHECK(algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init, op) == out.end());
+    CHECK(algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), c.init, c.op) == out.end());
     const auto got = out.download();
-    const auto want = convert<Acc>(ref_exclusive_scan<Ref>(h_in, static_cast<Ref>(init), op));
+    const auto want = convert<Acc>(ref_exclusive_scan<Ref>(c.h_in, static_cast<Ref>(c.init), c.op));
     expect_equal("vs host", got, want, sc_init);
     CHECK(out.guard_intact());
     if constexpr (std::is_same<T, std::int32_t>::value) {
       device_buffer<Acc> t(un);
-      thrust::exclusive_scan(thrust::device, in.begin(), in.end(), t.begin(), init, op);
+      thrust::exclusive_scan(thrust::device, in.begin(), in.end(), t.begin(), c.init, c.op);
       expect_equal("vs thrust::exclusive_scan", got, t.download(), sc_init);
     }
     if constexpr (same_acc) {
       INFO("in place: d_first == first");
-      device_buffer<T> io(h_in);
-      CHECK(algo::exclusive_scan(policy, io.begin(), io.end(), io.begin(), init, op) == io.end());
+      device_buffer<T> io(c.h_in);
+      CHECK(algo::exclusive_scan(policy, io.begin(), io.end(), io.begin(), c.init, c.op) == io.end());
       expect_equal("in place vs host", io.download(), want, sc_init);
       CHECK(io.guard_intact());
     }
@@ -139,7 +124,7 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
     const std::int64_t init64 = 1000;
     CHECK(algo::inclusive_scan(policy, in.begin(), in.end(), out32.begin(), algo::plus<>{}, init64) == out32.end());
     expect_equal("vs host", out32.download(),
-                 convert<std::int32_t>(ref_inclusive_scan<std::int64_t>(h_in, algo::plus<>{}, init64)));
+                 convert<std::int32_t>(ref_inclusive_scan<std::int64_t>(c.h_in, algo::plus<>{}, init64)));
     CHECK(out32.guard_intact());
   }
   require_device_ok("end of check_strategy_one");
@@ -152,6 +137,28 @@ void check_strategy(const Policy& policy, bool deep, std::uint64_t seed = 11) {
     for (std::int64_t n : strategy_sizes<T>(deep)) check_strategy_one<T>(policy, n, case_seed<T>(seed, n));
   };
   (one_type(type_tag<Ts>{}), ...);
+}
+
+/// adc::run_lookback_tuned<shfl, Block, Tuning> (a look-back with tunings the policy does not
+/// pick) on n random values of T, with the middle one as init, inclusive or exclusive, against the
+/// host scan; `what` names the run in the messages.
+template <class Block, class Tuning, class T, class Op>
+void check_lookback_tuned(const char* what, std::int64_t n, bool exclusive, Op op, std::uint64_t seed) {
+  namespace ad = algo::detail;
+  namespace adc = algo::detail::cuda;
+  using Acc = ad::accumulate_with<Op, T>;
+  const std::vector<T> h = random_vector<T>(static_cast<std::size_t>(n), seed);
+  device_buffer<T> in(h), out(h.size());
+  const T init = h[static_cast<std::size_t>(n / 2)];
+  const adc::scan_problem<T, const T*, T*, Acc> p{in.begin(), out.begin(), n, Acc{op}, adc::some(init), exclusive,
+                                                   exclusive ? "exclusive_scan" : "inclusive_scan"};
+  adc::run_lookback_tuned<algo::warp_phase::shfl_t, Block, Tuning>(p, nullptr);
+  require_device_ok(what);
+  // host reference: init op x_0 op ... (inclusive), or init op x_0 ... x_{i-1} (exclusive)
+  const std::vector<T> ref = exclusive ? ref_exclusive_scan<T>(h, init, op) : ref_inclusive_scan<T>(h, op, init);
+  INFO("n = " << n << (exclusive ? ", exclusive" : ", inclusive"));
+  expect_equal(std::string(what) + " vs host", out.download(), ref);
+  CHECK(out.guard_intact());
 }
 
 /// For each policy: over 2^31 uint8 values scanned into int64 (plus, init 0 and an exclusive form), checked at

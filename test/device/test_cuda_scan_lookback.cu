@@ -51,23 +51,11 @@ TEST_CASE("cuda scans: concurrent scans on several streams, back-to-back scans o
     out.push_back(std::make_unique<device_buffer<affine_i>>(h[i].size()));
   }
   const compose_affine_i op{};
-  SECTION("one stream per scan, all in flight at once") {
-    std::vector<std::unique_ptr<test_stream>> streams;
-    for (std::size_t i = 0; i < ns.size(); ++i) streams.push_back(std::make_unique<test_stream>());
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::inclusive_scan(algo::cuda.on(streams[i]->get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
-    for (auto& s : streams) s->sync();
-  }
-  SECTION("one stream, back to back, no host synchronization in between") {
-    test_stream s;
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::inclusive_scan(algo::cuda.on(s.get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
-    s.sync();
-  }
+  auto run_one = [&](cudaStream_t s, std::size_t i, int /*round*/) {
+    algo::inclusive_scan(algo::cuda.on(s), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
+  };
+  SECTION("one stream per scan, all in flight at once") { launch_on_own_streams(ns.size(), 3, run_one); }
+  SECTION("one stream, back to back, no host synchronization in between") { launch_back_to_back(ns.size(), 3, run_one); }
   for (std::size_t i = 0; i < ns.size(); ++i) {
     INFO("scan " << i << ", n = " << ns[i]);
     expect_equal("vs host", out[i]->download(), ref_inclusive_scan<affine_i>(h[i], op));
@@ -86,29 +74,10 @@ struct windows2_t256 : algo::detail::cuda::scan_tuning_base {
   static constexpr int threads = 256;
 };
 
+/// The look-back with `Tuning` and the default block scan (warp scans).
 template <class Tuning, class T, class Op>
 void check_tuned(std::int64_t n, bool exclusive, Op op, std::uint64_t seed) {
-  namespace ad = algo::detail;
-  namespace adc = algo::detail::cuda;
-  using Acc = ad::accumulate_with<Op, T>;
-  const std::vector<T> h = random_vector<T>(static_cast<std::size_t>(n), seed);
-  device_buffer<T> in(h), out(h.size());
-  const T init = h[static_cast<std::size_t>(n / 2)];
-  const adc::scan_problem<T, const T*, T*, Acc> p{in.begin(), out.begin(), n, Acc{op}, adc::some(init), exclusive,
-                                                   exclusive ? "exclusive_scan" : "inclusive_scan"};
-  adc::run_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, nullptr);
-  require_device_ok("tuned look-back");
-  // host reference: init op x_0 op ... (inclusive), or init op x_0 ... x_{i-1} (exclusive)
-  std::vector<T> ref(h.size());
-  T acc = init;
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    if (exclusive) ref[i] = acc;
-    acc = op(acc, h[i]);
-    if (!exclusive) ref[i] = acc;
-  }
-  INFO("n = " << n << (exclusive ? ", exclusive" : ", inclusive"));
-  expect_equal("tuned look-back vs host", out.download(), ref);
-  CHECK(out.guard_intact());
+  cuda_scan_test::check_lookback_tuned<algo::block_scan::warp_scans_t, Tuning, T>("tuned look-back", n, exclusive, op, seed);
 }
 }  // namespace
 

@@ -25,8 +25,6 @@
 
 #include <algo/algo.hpp>
 
-#include <optional>
-
 #include "catch.hpp"
 #include "device_checks.cuh"
 
@@ -62,29 +60,6 @@ struct pair_op {
   }
 };
 
-template <class Acc, class V, class Op>
-std::vector<Acc> host_inclusive(const std::vector<V>& x, Op op, std::optional<Acc> init = std::nullopt) {
-  std::vector<Acc> r;
-  r.reserve(x.size());
-  std::optional<Acc> acc = init;
-  for (const V& v : x) {
-    acc = acc ? static_cast<Acc>(op(*acc, v)) : static_cast<Acc>(v);
-    r.push_back(*acc);
-  }
-  return r;
-}
-template <class Acc, class V, class Op>
-std::vector<Acc> host_exclusive(const std::vector<V>& x, Acc init, Op op) {
-  std::vector<Acc> r;
-  r.reserve(x.size());
-  Acc acc = init;
-  for (const V& v : x) {
-    r.push_back(acc);
-    acc = static_cast<Acc>(op(acc, v));
-  }
-  return r;
-}
-
 /// Uploads `start`, runs scan(d) (in place in d), downloads and compares with `want`, `repeats` times.
 template <class T, class Scan>
 void check_repeated(const std::string& what, const std::vector<T>& start, const std::vector<T>& want, Scan scan) {
@@ -109,10 +84,10 @@ void check_transform_scan(const Policy& policy) {
       const auto x = map(start, [](std::int64_t v) { return -v; });
       const std::int64_t init = -12345;
       auto in = [](std::int64_t* d) { return thrust::make_transform_iterator(d, thrust::negate<std::int64_t>()); };
-      check_repeated("inclusive_scan(transform(d, negate), ..., d)", start, host_inclusive<std::int64_t>(x, algo::plus<>{}),
+      check_repeated("inclusive_scan(transform(d, negate), ..., d)", start, ref_inclusive_scan<std::int64_t>(x, algo::plus<>{}),
                      [&](std::int64_t* d) { algo::inclusive_scan(policy, in(d), in(d) + n, d); });
       check_repeated("exclusive_scan(transform(d, negate), ..., d, init)", start,
-                     host_exclusive<std::int64_t>(x, init, algo::plus<>{}),
+                     ref_exclusive_scan<std::int64_t>(x, init, algo::plus<>{}),
                      [&](std::int64_t* d) { algo::exclusive_scan(policy, in(d), in(d) + n, d, init); });
     }
     {  // affine_i, composed (not commutative)
@@ -121,13 +96,13 @@ void check_transform_scan(const Policy& policy) {
       const affine_i init{3, -7};
       const compose_affine_i op{};
       auto in = [](affine_i* d) { return thrust::make_transform_iterator(d, shift_affine{}); };
-      check_repeated("inclusive_scan(transform(d, shift_affine), ..., d, op)", start, host_inclusive<affine_i>(x, op),
+      check_repeated("inclusive_scan(transform(d, shift_affine), ..., d, op)", start, ref_inclusive_scan<affine_i>(x, op),
                      [&](affine_i* d) { algo::inclusive_scan(policy, in(d), in(d) + n, d, op); });
       check_repeated("inclusive_scan(transform(d, shift_affine), ..., d, op, init)", start,
-                     host_inclusive<affine_i>(x, op, std::optional<affine_i>(init)),
+                     ref_inclusive_scan<affine_i>(x, op, init),
                      [&](affine_i* d) { algo::inclusive_scan(policy, in(d), in(d) + n, d, op, init); });
       check_repeated("exclusive_scan(transform(d, shift_affine), ..., d, init, op)", start,
-                     host_exclusive<affine_i>(x, init, op),
+                     ref_exclusive_scan<affine_i>(x, init, op),
                      [&](affine_i* d) { algo::exclusive_scan(policy, in(d), in(d) + n, d, init, op); });
     }
   }
@@ -146,7 +121,7 @@ void check_zip(const Policy& policy) {
       for (std::size_t i = 0; i < un; ++i) x[i] = 3 * start[i] - h_other[i];
       const std::int64_t* o = other.begin();
       check_repeated("inclusive_scan(transform(zip(d, other), weigh_pair), ..., d)", start,
-                     host_inclusive<std::int64_t>(x, algo::plus<>{}), [&](std::int64_t* d) {
+                     ref_inclusive_scan<std::int64_t>(x, algo::plus<>{}), [&](std::int64_t* d) {
                        auto in = thrust::make_transform_iterator(thrust::make_zip_iterator(d, o), weigh_pair{});
                        algo::inclusive_scan(policy, in, in + n, d);
                      });
@@ -156,7 +131,7 @@ void check_zip(const Policy& policy) {
       const auto b0 = random_vector<std::int64_t>(un, 1814 + n);
       std::vector<pair_t> x;
       for (std::size_t i = 0; i < un; ++i) x.emplace_back(a0[i], b0[i]);
-      const auto want = host_inclusive<pair_t>(x, pair_op{});
+      const auto want = ref_inclusive_scan<pair_t>(x, pair_op{});
       std::vector<affine_i> wa;
       std::vector<std::int64_t> wb;
       for (const pair_t& p : want) {
@@ -196,7 +171,7 @@ void check_permutation(const Policy& policy, std::int64_t ahead) {
     const affine_i init{5, 1};
     const compose_affine_i op{};
     check_repeated("inclusive_scan(permutation(d, map), ..., d, op, init)", start,
-                   host_inclusive<affine_i>(x, op, std::optional<affine_i>(init)), [&](affine_i* d) {
+                   ref_inclusive_scan<affine_i>(x, op, init), [&](affine_i* d) {
                      auto in = thrust::make_permutation_iterator(d, m);
                      algo::inclusive_scan(policy, in, in + n, d, op, init);
                    });

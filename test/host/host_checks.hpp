@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <ostream>
 #include <string>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "specs.hpp"
 #include "test_types.hpp"
 
 namespace host_test {
@@ -53,11 +55,6 @@ struct type_name<host_test::pt> {
 namespace host_test {
 
 // ==== what each value type is tested with =====================================================
-/// acc: the accumulator of the forms with init; op: the custom operator (non-commutative for the
-/// user types); plus: the forms without an operator apply; tweak: a transform for transform_reduce.
-template <class T>
-struct spec;
-
 /// Changes a value visibly (a transform for transform_reduce).
 struct tweak {
   std::int64_t operator()(std::int32_t x) const { return 3 * std::int64_t(x) + 1; }
@@ -71,60 +68,16 @@ struct tweak {
   big32 operator()(const big32& m) const { return big32{m.m00, m.m10, m.m01, m.m11}; }
 };
 
-template <>
-struct spec<std::int32_t> {
-  using acc = std::int32_t;
-  using op = take_right;
-  static constexpr bool plus = true;
-};
-template <>
-struct spec<std::uint8_t> {  // uint8 in, int64 accumulator (through init)
-  using acc = std::int64_t;
-  using op = algo::plus<>;
-  static constexpr bool plus = true;
-};
-template <>
-struct spec<float> {
-  using acc = float;
-  using op = algo::plus<>;
-  static constexpr bool plus = true;
-};
-template <>
-struct spec<double> {
-  using acc = double;
-  using op = algo::plus<>;
-  static constexpr bool plus = true;
-};
-template <>
-struct spec<pt> {
-  using acc = pt;
-  using op = std::plus<pt>;
-  static constexpr bool plus = true;
-};
-template <>
-struct spec<mat2i> {
-  using acc = mat2i;
-  using op = mat2_mul;
-  static constexpr bool plus = false;
-};
-template <>
-struct spec<affine_i> {
-  using acc = affine_i;
-  using op = compose_affine_i;
-  static constexpr bool plus = false;
-};
-template <>
-struct spec<affine> {
-  using acc = affine;
-  using op = compose_affine;
-  static constexpr bool plus = false;
-};
-template <>
-struct spec<big32> {
-  using acc = big32;
-  using op = big32_mul;
-  static constexpr bool plus = false;
-};
+/// spec<T>: acc, the accumulator of the forms with init; op, the custom operator (non-commutative
+/// for the user types); plus, whether the forms without an operator apply (spec_row, specs.hpp).
+/// The user types (affine, affine_i, mat2i, big32) as in every table; one row for each other type.
+template <class T>
+struct spec : user_spec<T> {};
+template <> struct spec<std::int32_t> : spec_row<std::int32_t, take_right, true> {};
+template <> struct spec<std::uint8_t> : spec_row<std::int64_t, algo::plus<>, true> {};  // int64 acc (through init)
+template <> struct spec<float> : spec_row<float, algo::plus<>, true> {};
+template <> struct spec<double> : spec_row<double, algo::plus<>, true> {};
+template <> struct spec<pt> : spec_row<pt, std::plus<pt>, true> {};
 
 /// The type host references accumulate in: wider for floating point.
 template <class T>
@@ -132,9 +85,9 @@ using ref_t = std::conditional_t<std::is_same<T, float>::value, double,
                                  std::conditional_t<std::is_same<T, double>::value, long double, T>>;
 
 // ==== policies and sizes ========================================================================
-/// Calls f(policy) for seq, par and par with 1, 2, 3, 7 threads (INFO names the policy).
+/// Calls f(policy) for seq, par and par.with_threads(t) for each t in `threads` (INFO names the policy).
 template <class F>
-void for_each_policy(F&& f) {
+void for_seq_par_and_threads(std::initializer_list<int> threads, F&& f) {
   {
     INFO("policy: algo::seq");
     f(algo::seq);
@@ -143,27 +96,22 @@ void for_each_policy(F&& f) {
     INFO("policy: algo::par");
     f(algo::par);
   }
-  for (int t : {1, 2, 3, 7}) {
+  for (int t : threads) {
     INFO("policy: algo::par.with_threads(" << t << ")");
     f(algo::par.with_threads(t));
   }
 }
 
+/// Calls f(policy) for seq, par and par with 1, 2, 3, 7 threads (INFO names the policy).
+template <class F>
+void for_each_policy(F&& f) {
+  for_seq_par_and_threads({1, 2, 3, 7}, f);
+}
+
 /// Fewer policies: seq, par, par with 3 threads (large sizes, the comparisons against Thrust).
 template <class F>
 void for_each_policy_few(F&& f) {
-  {
-    INFO("policy: algo::seq");
-    f(algo::seq);
-  }
-  {
-    INFO("policy: algo::par");
-    f(algo::par);
-  }
-  {
-    INFO("policy: algo::par.with_threads(3)");
-    f(algo::par.with_threads(3));
-  }
+  for_seq_par_and_threads({3}, f);
 }
 
 inline std::vector<std::int64_t> host_sizes(std::uint64_t seed = 7) {

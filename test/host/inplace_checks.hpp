@@ -33,18 +33,7 @@ inline constexpr int inplace_repeats = 4;
 /// Calls f(policy) for seq, par, and par with 2, 4 and 8 threads.
 template <class F>
 void for_each_inplace_policy(F&& f) {
-  {
-    INFO("policy: algo::seq");
-    f(algo::seq);
-  }
-  {
-    INFO("policy: algo::par");
-    f(algo::par);
-  }
-  for (int t : {2, 4, 8}) {
-    INFO("policy: algo::par.with_threads(" << t << ")");
-    f(algo::par.with_threads(t));
-  }
+  for_seq_par_and_threads({2, 4, 8}, f);
 }
 
 /// The n values `first` yields, read before anything is written.
@@ -56,30 +45,17 @@ std::vector<algo::detail::iter_value_t<It>> snapshot(It first, std::int64_t n) {
   return v;
 }
 
-/// Sequential inclusive scan in Acc (from init when there is one), left to right.
+/// Sequential inclusive scan in Acc (from init when there is one), left to right (test_types.hpp's
+/// ref_inclusive_scan).
 template <class Acc, class V, class Op>
 std::vector<Acc> seq_inclusive(const std::vector<V>& x, Op op, std::optional<Acc> init = std::nullopt) {
-  std::vector<Acc> r;
-  r.reserve(x.size());
-  std::optional<Acc> acc = init;
-  for (const V& v : x) {
-    acc = acc ? static_cast<Acc>(op(*acc, v)) : static_cast<Acc>(v);
-    r.push_back(*acc);
-  }
-  return r;
+  return init ? ref_inclusive_scan<Acc>(x, op, *init) : ref_inclusive_scan<Acc>(x, op);
 }
 
-/// Sequential exclusive scan in Acc from init.
+/// Sequential exclusive scan in Acc from init (test_types.hpp's ref_exclusive_scan).
 template <class Acc, class V, class Op>
 std::vector<Acc> seq_exclusive(const std::vector<V>& x, Acc init, Op op) {
-  std::vector<Acc> r;
-  r.reserve(x.size());
-  Acc acc = init;
-  for (const V& v : x) {
-    r.push_back(acc);
-    acc = static_cast<Acc>(op(acc, v));
-  }
-  return r;
+  return ref_exclusive_scan<Acc>(x, init, op);
 }
 
 /// `start` with its first values replaced by `head`.

@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -48,70 +50,22 @@
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
+#include "specs.hpp"
 #include "test_types.hpp"
 
 namespace algo_test {
 
 // ==== what each value type is tested with =====================================================
-/// acc: the accumulator (scans with init, reductions); op: the custom operator;
-/// arithmetic: the plus-based overloads (no op) apply.
+/// spec<T>: acc, the accumulator (scans with init, reductions); op, the custom operator;
+/// arithmetic, whether the plus-based overloads (no op) apply (spec_row, specs.hpp).
+/// The user types (affine, affine_i, mat2i, big32) as in every table; one row for each other type.
 template <class T>
-struct spec;
-template <>
-struct spec<std::int32_t> {
-  using acc = std::int32_t;
-  using op = algo::bit_xor<>;
-  static constexpr bool arithmetic = true;
-};
-template <>
-struct spec<std::int64_t> {
-  using acc = std::int64_t;
-  using op = algo::bit_xor<>;
-  static constexpr bool arithmetic = true;
-};
-/// uint8 input, int64 accumulator (the init's type).
-template <>
-struct spec<std::uint8_t> {
-  using acc = std::int64_t;
-  using op = algo::bit_xor<>;
-  static constexpr bool arithmetic = true;
-};
-template <>
-struct spec<float> {
-  using acc = float;
-  using op = algo::maximum<>;
-  static constexpr bool arithmetic = true;
-};
-template <>
-struct spec<double> {
-  using acc = double;
-  using op = algo::maximum<>;
-  static constexpr bool arithmetic = true;
-};
-template <>
-struct spec<affine> {
-  using acc = affine;
-  using op = compose_affine;
-  static constexpr bool arithmetic = false;
-};
-template <>
-struct spec<affine_i> {
-  using acc = affine_i;
-  using op = compose_affine_i;
-  static constexpr bool arithmetic = false;
-};
-template <>
-struct spec<mat2i> {
-  using acc = mat2i;
-  using op = mat2_mul;
-  static constexpr bool arithmetic = false;
-};
-template <>
-struct spec<big32> {
-  using acc = big32;
-  using op = big32_mul;
-  static constexpr bool arithmetic = false;
-};
+struct spec : user_spec<T> {};
+template <> struct spec<std::int32_t> : spec_row<std::int32_t, algo::bit_xor<>, true> {};
+template <> struct spec<std::int64_t> : spec_row<std::int64_t, algo::bit_xor<>, true> {};
+template <> struct spec<std::uint8_t> : spec_row<std::int64_t, algo::bit_xor<>, true> {};  // int64 acc (the init's type)
+template <> struct spec<float> : spec_row<float, algo::maximum<>, true> {};
+template <> struct spec<double> : spec_row<double, algo::maximum<>, true> {};
 
 /// Host references accumulate floats in double.
 template <class T>
@@ -333,6 +287,107 @@ std::uint64_t case_seed(std::uint64_t base, std::int64_t n) {
   return splitmix64(base ^ (static_cast<std::uint64_t>(n) * 1000003u) ^ (sizeof(T) << 40));
 }
 
+// ==== what every check starts from ============================================================
+/// spec<T>'s accumulator.
+template <class T>
+using acc_t = typename spec<T>::acc;
+
+/// One case of a check_*_one: spec<T>'s operator, a random init of the accumulator (from
+/// seed + 1) and n random values of T (from seed), on the host. INFO(case_info<Policy>(c)) names it.
+template <class T>
+struct spec_case {
+  using Acc = acc_t<T>;
+  using Op = typename spec<T>::op;
+
+  std::int64_t n;
+  std::uint64_t seed;
+  Op op{};
+  Acc init;
+  std::vector<T> h_in;
+
+  spec_case(std::int64_t n_, std::uint64_t seed_)
+      : n(n_), seed(seed_), init(random_scalar<Acc>(seed_ + 1)), h_in(random_vector<T>(static_cast<std::size_t>(n_), seed_)) {}
+};
+
+/// Streams "policy P, type T (accumulator Acc), n = .., seed = .., init = .." (into an INFO).
+template <class Policy, class T>
+struct case_line {
+  const spec_case<T>& c;
+  friend std::ostream& operator<<(std::ostream& os, const case_line& l) {
+    return os << "policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator "
+              << type_name_v<acc_t<T>> << "), n = " << l.c.n << ", seed = " << l.c.seed << ", init = " << show(l.c.init);
+  }
+};
+template <class Policy, class T>
+case_line<Policy, T> case_info(const spec_case<T>& c) {
+  return {c};
+}
+
+/// Float tolerances of a scan of h_in into Acc: the running sum of |x|, without and with |init| (init
+/// bounds the exclusive forms too). Null (exact comparison) unless Acc is floating point.
+template <class Acc>
+class scan_scales {
+ public:
+  template <class T>
+  scan_scales(const std::vector<T>& h_in, const Acc& init) {
+    if constexpr (floating) {
+      plain_ = abs_scan_scale(h_in, 0.0);
+      with_init_ = abs_scan_scale(h_in, std::fabs(static_cast<double>(init)));
+    } else {
+      (void)h_in;
+      (void)init;
+    }
+  }
+  const std::vector<double>* plain() const { return floating ? &plain_ : nullptr; }
+  const std::vector<double>* with_init() const { return floating ? &with_init_ : nullptr; }
+
+ private:
+  static constexpr bool floating = std::is_floating_point<Acc>::value;
+  std::vector<double> plain_, with_init_;
+};
+
+/// Sum of |x| over h[from..] in double (a float reduction's tolerance scale); 0 for user types.
+template <class T>
+double abs_sum(const std::vector<T>& h, std::size_t from = 0) {
+  double s = 0;
+  if constexpr (std::is_arithmetic<T>::value)
+    for (std::size_t i = from; i < h.size(); ++i) s += std::fabs(static_cast<double>(h[i]));
+  return s;
+}
+
+/// Sum of x*x over h in double (the scale of a sum of squares); 0 for user types.
+template <class T>
+double square_sum(const std::vector<T>& h) {
+  double s = 0;
+  if constexpr (std::is_arithmetic<T>::value)
+    for (const T& x : h) s += static_cast<double>(x) * static_cast<double>(x);
+  return s;
+}
+
+// ==== several calls at once ====================================================================
+/// launch(stream, i, round) for i < count, `rounds` times over, each i on its own non-blocking
+/// stream, all in flight at once; then waits for every stream.
+template <class Launch>
+void launch_on_own_streams(std::size_t count, int rounds, Launch&& launch) {
+  std::vector<std::unique_ptr<test_stream>> streams;
+  for (std::size_t i = 0; i < count; ++i) streams.push_back(std::make_unique<test_stream>());
+  require_device_ok("setup");
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < count; ++i) launch(streams[i]->get(), i, round);
+  for (auto& s : streams) s->sync();
+}
+
+/// The same calls back to back on one non-blocking stream, with no host synchronization in
+/// between; then waits for it.
+template <class Launch>
+void launch_back_to_back(std::size_t count, int rounds, Launch&& launch) {
+  test_stream s;
+  require_device_ok("setup");
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < count; ++i) launch(s.get(), i, round);
+  s.sync();
+}
+
 // ==== scans ====================================================================================
 /// Every scan overload of `policy` on n random values of T, against thrust::*_scan(thrust::device)
 /// and the host reference: default plus (arithmetic types), custom op, op + init, exclusive with
@@ -340,37 +395,25 @@ std::uint64_t case_seed(std::uint64_t base, std::int64_t n) {
 /// transform_output_iterator, discard output (int32), and a non-blocking stream.
 template <class T, class Policy>
 void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
-  using S = spec<T>;
-  using Acc = typename S::acc;
-  using Op = typename S::op;
+  const spec_case<T> c(n, seed);
+  INFO(case_info<Policy>(c));
+  using Acc = acc_t<T>;
   using Ref = ref_t<Acc>;
   constexpr bool same_acc = std::is_same<Acc, T>::value;
-  const Op op{};
-  const Acc init = random_scalar<Acc>(seed + 1);
   const auto un = static_cast<std::size_t>(n);
-  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
-                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
-
-  const std::vector<T> h_in = random_vector<T>(un, seed);
-  device_buffer<T> in(h_in);
+  device_buffer<T> in(c.h_in);
   device_buffer<Acc> out(un), want(un);
 
   // Float tolerances scale with the running sum of |x| (init included: it bounds exclusive too).
-  std::vector<double> scale, scale_init;
-  const std::vector<double>* sc = nullptr;
-  const std::vector<double>* sc_init = nullptr;
-  if constexpr (std::is_floating_point<Acc>::value) {
-    scale = abs_scan_scale(h_in, 0.0);
-    scale_init = abs_scan_scale(h_in, std::fabs(static_cast<double>(init)));
-    sc = &scale;
-    sc_init = &scale_init;
-  }
-  auto ref_incl = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(h_in, o)); };
-  auto ref_incl_init = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(h_in, o, static_cast<Ref>(init))); };
-  auto ref_excl = [&](auto o) { return convert<Acc>(ref_exclusive_scan<Ref>(h_in, static_cast<Ref>(init), o)); };
+  const scan_scales<Acc> scales(c.h_in, c.init);
+  const std::vector<double>* sc = scales.plain();
+  const std::vector<double>* sc_init = scales.with_init();
+  auto ref_incl = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(c.h_in, o)); };
+  auto ref_incl_init = [&](auto o) { return convert<Acc>(ref_inclusive_scan<Ref>(c.h_in, o, static_cast<Ref>(c.init))); };
+  auto ref_excl = [&](auto o) { return convert<Acc>(ref_exclusive_scan<Ref>(c.h_in, static_cast<Ref>(c.init), o)); };
 
   // ---- inclusive_scan(first, last, d_first): plus, input type --------------------------------
-  if constexpr (S::arithmetic && same_acc) {
+  if constexpr (spec<T>::arithmetic && same_acc) {
     INFO("variant: inclusive_scan(policy, first, last, d_first)");
     auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin());
     CHECK(r == out.end());
@@ -385,18 +428,18 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
   if constexpr (same_acc) {
     INFO("variant: inclusive_scan(policy, first, last, d_first, op)");
     out.fill_sentinel();
-    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op);
+    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op);
     CHECK(r == out.end());
-    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), op);
+    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.op);
     const auto got = out.download();
     const auto w = want.download();
     expect_equal("vs thrust::inclusive_scan", got, w, sc);
-    expect_equal("vs host", got, ref_incl(op), sc);
+    expect_equal("vs host", got, ref_incl(c.op), sc);
     CHECK(out.guard_intact());
 
     INFO("in place: d_first == first");
-    device_buffer<T> io(h_in);
-    auto r2 = algo::inclusive_scan(policy, io.begin(), io.end(), io.begin(), op);
+    device_buffer<T> io(c.h_in);
+    auto r2 = algo::inclusive_scan(policy, io.begin(), io.end(), io.begin(), c.op);
     CHECK(r2 == io.end());
     expect_equal("in place vs thrust", io.download(), w, sc);
   }
@@ -406,23 +449,23 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
   {
     INFO("variant: inclusive_scan(policy, first, last, d_first, op, init)");
     out.fill_sentinel();
-    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), op, init);
+    auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op, c.init);
     CHECK(r == out.end());
-    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init, op);
+    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init, c.op);
     const auto got = out.download();
     want_incl_init = want.download();
     expect_equal("vs thrust::inclusive_scan", got, want_incl_init, sc_init);
-    expect_equal("vs host", got, ref_incl_init(op), sc_init);
+    expect_equal("vs host", got, ref_incl_init(c.op), sc_init);
     CHECK(out.guard_intact());
   }
 
   // ---- exclusive_scan(first, last, d_first, init): plus ---------------------------------------
-  if constexpr (S::arithmetic) {
+  if constexpr (spec<T>::arithmetic) {
     INFO("variant: exclusive_scan(policy, first, last, d_first, init)");
     out.fill_sentinel();
-    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init);
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), c.init);
     CHECK(r == out.end());
-    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init);
+    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init);
     const auto got = out.download();
     expect_equal("vs thrust::exclusive_scan", got, want.download(), sc_init);
     expect_equal("vs host", got, ref_excl(algo::plus<>{}), sc_init);
@@ -433,19 +476,19 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
   {
     INFO("variant: exclusive_scan(policy, first, last, d_first, init, op)");
     out.fill_sentinel();
-    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), init, op);
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), c.init, c.op);
     CHECK(r == out.end());
-    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), init, op);
+    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init, c.op);
     const auto got = out.download();
     const auto w = want.download();
     expect_equal("vs thrust::exclusive_scan", got, w, sc_init);
-    expect_equal("vs host", got, ref_excl(op), sc_init);
+    expect_equal("vs host", got, ref_excl(c.op), sc_init);
     CHECK(out.guard_intact());
 
     if constexpr (same_acc) {
       INFO("in place: d_first == first");
-      device_buffer<T> io(h_in);
-      auto r2 = algo::exclusive_scan(policy, io.begin(), io.end(), io.begin(), init, op);
+      device_buffer<T> io(c.h_in);
+      auto r2 = algo::exclusive_scan(policy, io.begin(), io.end(), io.begin(), c.init, c.op);
       CHECK(r2 == io.end());
       expect_equal("in place vs thrust", io.download(), w, sc_init);
     }
@@ -454,9 +497,9 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
   // ---- thrust::device_vector iterators ------------------------------------------------------
   {
     INFO("variant: inclusive_scan(policy, device_vector iterators, op, init)");
-    thrust::device_vector<T> v(h_in.begin(), h_in.end());
+    thrust::device_vector<T> v(c.h_in.begin(), c.h_in.end());
     thrust::device_vector<Acc> o(un);
-    auto r = algo::inclusive_scan(policy, v.begin(), v.end(), o.begin(), op, init);
+    auto r = algo::inclusive_scan(policy, v.begin(), v.end(), o.begin(), c.op, c.init);
     CHECK(r == o.end());
     std::vector<Acc> got(un);
     thrust::copy(o.begin(), o.end(), got.begin());
@@ -471,18 +514,18 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), gen);
     auto d_first = thrust::make_transform_output_iterator(out.begin(), flip{});
     out.fill_sentinel();
-    auto r = algo::inclusive_scan(policy, first, first + n, d_first, op, init);
+    auto r = algo::inclusive_scan(policy, first, first + n, d_first, c.op, c.init);
     CHECK(r - d_first == n);
-    const auto w = map(convert<Acc>(ref_inclusive_scan<Ref>(h_gen, op, static_cast<Ref>(init))), flip{});
+    const auto w = map(convert<Acc>(ref_inclusive_scan<Ref>(h_gen, c.op, static_cast<Ref>(c.init))), flip{});
     std::vector<double> gscale;
-    if constexpr (std::is_floating_point<Acc>::value) gscale = abs_scan_scale(h_gen, std::fabs(static_cast<double>(init)));
+    if constexpr (std::is_floating_point<Acc>::value) gscale = abs_scan_scale(h_gen, std::fabs(static_cast<double>(c.init)));
     expect_equal("vs host", out.download(), w, gscale.empty() ? nullptr : &gscale);
     CHECK(out.guard_intact());
   }
   if constexpr (std::is_same<T, std::int32_t>::value) {
     INFO("variant: exclusive_scan(policy, first, last, discard_iterator, init)");
     auto d_first = thrust::make_discard_iterator();
-    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), d_first, init);
+    auto r = algo::exclusive_scan(policy, in.begin(), in.end(), d_first, c.init);
     CHECK(r - d_first == n);
     require_device_ok("after the scan into a discard_iterator");
   }
@@ -493,7 +536,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     test_stream s;
     out.fill_sentinel();
     require_device_ok("before the stream variant");  // uploads and memsets are done
-    auto r = algo::inclusive_scan(policy.on(s.get()), in.begin(), in.end(), out.begin(), op, init);
+    auto r = algo::inclusive_scan(policy.on(s.get()), in.begin(), in.end(), out.begin(), c.op, c.init);
     CHECK(r == out.end());
     s.sync();  // only the policy's stream
     expect_equal("vs thrust (default stream)", out.download(), want_incl_init, sc_init);
@@ -523,39 +566,54 @@ void check_take_right(const Policy& policy, const device_buffer<T>& in, const st
   expect_value("vs the last element", got, want, 1.0, 1);
 }
 
+/// transform_reduce(policy, counting 0 .. n, init, op, hashed_value<T>{seed + 2}): a fancy input and
+/// the type's (non-commutative) operator, against the host fold of the same values. `note` ends the
+/// INFO line.
+template <class T, class Policy>
+void check_hashed_fold(const Policy& policy, const spec_case<T>& c, const char* note) {
+  INFO("variant: transform_reduce(policy, counting first, counting last, init, op, hashed) " << note);
+  const hashed_value<T> gen{c.seed + 2};
+  const acc_t<T> got = algo::transform_reduce(policy, thrust::counting_iterator<std::int64_t>(0),
+                                              thrust::counting_iterator<std::int64_t>(c.n), c.init, c.op, gen);
+  const std::vector<T> h_gen = hashed_vector<T>(static_cast<std::size_t>(c.n), c.seed + 2);
+  expect_value("vs host fold", got, ref_fold(h_gen, c.init, c.op), 1.0, c.n);
+}
+
+/// transform_reduce(policy, first1, last1, first2, init, op, op): the type's (non-commutative)
+/// operator pairwise over `in` (c.h_in on the device) and random values (from seed + 3), then
+/// folded; against the host.
+template <class T, class Policy>
+void check_pairwise_fold(const Policy& policy, const spec_case<T>& c, const device_buffer<T>& in) {
+  INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, op) (non-commutative)");
+  const std::vector<T> h_in2 = random_vector<T>(c.h_in.size(), c.seed + 3);
+  device_buffer<T> in2(h_in2);
+  const acc_t<T> got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), c.init, c.op, c.op);
+  acc_t<T> want = c.init;
+  for (std::size_t i = 0; i < c.h_in.size(); ++i) want = c.op(want, c.op(c.h_in[i], h_in2[i]));
+  expect_value("vs host fold", got, want, 1.0, c.n);
+}
+
 /// Every reduce / transform_reduce overload of `policy` on n values of T. Arithmetic types:
 /// against thrust::reduce / transform_reduce / inner_product (commutative operators) and the host.
 /// User types (non-commutative operators): against a sequential host fold only.
 template <class T, class Policy>
 void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
-  using S = spec<T>;
-  using Acc = typename S::acc;
-  using Op = typename S::op;
+  const spec_case<T> c(n, seed);
+  INFO(case_info<Policy>(c));
+  using Acc = acc_t<T>;
   using Ref = ref_t<Acc>;
-  const Op op{};
-  const Acc init = random_scalar<Acc>(seed + 1);
   const auto un = static_cast<std::size_t>(n);
-  INFO("policy " << policy_name<Policy>() << ", type " << type_name_v<T> << " (accumulator " << type_name_v<Acc>
-                 << "), n = " << n << ", seed = " << seed << ", init = " << show(init));
-
-  const std::vector<T> h_in = random_vector<T>(un, seed);
-  device_buffer<T> in(h_in);
+  device_buffer<T> in(c.h_in);
 
   // Float scales: sums of |terms|.
-  double sum_abs = 0, sum_sq = 0;
-  if constexpr (std::is_arithmetic<T>::value) {
-    for (const T& x : h_in) {
-      sum_abs += std::fabs(static_cast<double>(x));
-      sum_sq += static_cast<double>(x) * static_cast<double>(x);
-    }
-  }
+  const double sum_abs = abs_sum(c.h_in), sum_sq = square_sum(c.h_in);
 
-  if constexpr (S::arithmetic) {
+  if constexpr (spec<T>::arithmetic) {
     const std::vector<T> h_in2 = random_vector<T>(un, seed + 3);
     device_buffer<T> in2(h_in2);
     double sum_abs_prod = 0;
-    for (std::size_t i = 0; i < un; ++i) sum_abs_prod += std::fabs(static_cast<double>(h_in[i]) * static_cast<double>(h_in2[i]));
-    const double init_abs = std::fabs(static_cast<double>(init));
+    for (std::size_t i = 0; i < un; ++i) sum_abs_prod += std::fabs(static_cast<double>(c.h_in[i]) * static_cast<double>(h_in2[i]));
+    const double init_abs = std::fabs(static_cast<double>(c.init));
 
     // ---- reduce(first, last): T{} and plus, in T ------------------------------------------------
     {
@@ -563,77 +621,77 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
       const T got = algo::reduce(policy, in.begin(), in.end());
       const T want = thrust::reduce(thrust::device, in.begin(), in.end());
       expect_value("vs thrust::reduce", got, want, sum_abs, n);
-      expect_value("vs host", got, static_cast<T>(ref_fold(h_in, ref_t<T>{}, algo::plus<ref_t<T>>{})), sum_abs, n);
+      expect_value("vs host", got, static_cast<T>(ref_fold(c.h_in, ref_t<T>{}, algo::plus<ref_t<T>>{})), sum_abs, n);
     }
     // ---- reduce(first, last, init) ----------------------------------------------------------
     Acc want_init{};
     {
       INFO("variant: reduce(policy, first, last, init)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init);
-      want_init = thrust::reduce(thrust::device, in.begin(), in.end(), init);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init);
+      want_init = thrust::reduce(thrust::device, in.begin(), in.end(), c.init);
       expect_value("vs thrust::reduce", got, want_init, sum_abs + init_abs, n);
-      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), algo::plus<>{})),
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), algo::plus<>{})),
                    sum_abs + init_abs, n);
     }
     // ---- reduce(first, last, init, op): a commutative custom operator -------------------------
     {
       INFO("variant: reduce(policy, first, last, init, op)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, op);
-      const Acc want = thrust::reduce(thrust::device, in.begin(), in.end(), init, op);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, c.op);
+      const Acc want = thrust::reduce(thrust::device, in.begin(), in.end(), c.init, c.op);
       expect_value("vs thrust::reduce", got, want, 1.0, n);
-      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_in, static_cast<Ref>(init), op)), 1.0, n);
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), c.op)), 1.0, n);
     }
     // ---- transform_reduce(first, last, init, plus, square): sum of squares ---------------------
     {
       INFO("variant: transform_reduce(policy, first, last, init, plus, square) (sum of squares)");
       using W = wide_t<T>;
-      const W winit = static_cast<W>(init);
+      const W winit = static_cast<W>(c.init);
       const W got = algo::transform_reduce(policy, in.begin(), in.end(), winit, algo::plus<>{}, square_wide{});
       const W want = thrust::transform_reduce(thrust::device, in.begin(), in.end(), square_wide{}, winit, algo::plus<>{});
       expect_value("vs thrust::transform_reduce", got, want, sum_sq + init_abs, n);
       ref_t<W> host = winit;
-      for (const T& x : h_in) host += square_wide{}(static_cast<ref_t<T>>(x));
+      for (const T& x : c.h_in) host += square_wide{}(static_cast<ref_t<T>>(x));
       expect_value("vs host", got, static_cast<W>(host), sum_sq + init_abs, n);
     }
     // ---- transform_reduce(first1, last1, first2, init): dot product ----------------------------
     {
       INFO("variant: transform_reduce(policy, first1, last1, first2, init) (inner product)");
       using W = wide_t<T>;
-      const W winit = static_cast<W>(init);
+      const W winit = static_cast<W>(c.init);
       const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit);
       const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit);
       expect_value("vs thrust::inner_product", got, want, sum_abs_prod + init_abs, n);
       ref_t<W> host = winit;
-      for (std::size_t i = 0; i < un; ++i) host += static_cast<ref_t<W>>(h_in[i]) * static_cast<ref_t<W>>(h_in2[i]);
+      for (std::size_t i = 0; i < un; ++i) host += static_cast<ref_t<W>>(c.h_in[i]) * static_cast<ref_t<W>>(h_in2[i]);
       expect_value("vs host", got, static_cast<W>(host), sum_abs_prod + init_abs, n);
     }
     // ---- transform_reduce(first1, last1, first2, init, op, diff) -------------------------------
     {
       INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, a - b)");
       using W = wide_t<T>;
-      const W winit = static_cast<W>(init);
-      const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit, op, diff_wide{});
-      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit, op, diff_wide{});
+      const W winit = static_cast<W>(c.init);
+      const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit, c.op, diff_wide{});
+      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit, c.op, diff_wide{});
       expect_value("vs thrust::inner_product", got, want, 1.0, n);
       W host = winit;
-      for (std::size_t i = 0; i < un; ++i) host = static_cast<W>(op(host, diff_wide{}(h_in[i], h_in2[i])));
+      for (std::size_t i = 0; i < un; ++i) host = static_cast<W>(c.op(host, diff_wide{}(c.h_in[i], h_in2[i])));
       expect_value("vs host", got, host, 1.0, n);
     }
     // ---- fancy input: counting + transform ---------------------------------------------------
     {
       INFO("variant: reduce(policy, transform_iterator(counting_iterator), init)");
       auto first = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), hashed_value<T>{seed + 2});
-      const Acc got = algo::reduce(policy, first, first + n, init);
+      const Acc got = algo::reduce(policy, first, first + n, c.init);
       const auto h_gen = hashed_vector<T>(un, seed + 2);
       double gabs = init_abs;
       for (const T& x : h_gen) gabs += std::fabs(static_cast<double>(x));
-      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_gen, static_cast<Ref>(init), algo::plus<>{})), gabs, n);
+      expect_value("vs host", got, static_cast<Acc>(ref_fold(h_gen, static_cast<Ref>(c.init), algo::plus<>{})), gabs, n);
     }
     // ---- thrust::device_ptr ------------------------------------------------------------------
     {
       INFO("variant: reduce(policy, thrust::device_ptr, init)");
       auto first = thrust::device_pointer_cast(in.begin());
-      const Acc got = algo::reduce(policy, first, first + n, init);
+      const Acc got = algo::reduce(policy, first, first + n, c.init);
       expect_value("vs thrust::reduce (raw pointers)", got, want_init, sum_abs + init_abs, n);
     }
     // ---- a non-blocking stream ---------------------------------------------------------------
@@ -641,42 +699,28 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
       INFO("variant: reduce(policy.on(stream), first, last, init), non-blocking stream");
       test_stream s;
       require_device_ok("before the stream variant");
-      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), init);  // synchronizes s only
+      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), c.init);  // synchronizes s only
       expect_value("vs thrust::reduce (default stream)", got, want_init, sum_abs + init_abs, n);
     }
   } else {
     // ---- user types, non-commutative operators: the host fold is the only reference ------------
     {
       INFO("variant: reduce(policy, first, last, init, op) (non-commutative)");
-      const Acc got = algo::reduce(policy, in.begin(), in.end(), init, op);
-      expect_value("vs host fold", got, ref_fold(h_in, init, op), 1.0, n);
+      const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, c.op);
+      expect_value("vs host fold", got, ref_fold(c.h_in, c.init, c.op), 1.0, n);
     }
-    {
-      INFO("variant: transform_reduce(policy, counting first, counting last, init, op, hashed) (non-commutative)");
-      const hashed_value<T> gen{seed + 2};
-      const Acc got = algo::transform_reduce(policy, thrust::counting_iterator<std::int64_t>(0),
-                                             thrust::counting_iterator<std::int64_t>(n), init, op, gen);
-      expect_value("vs host fold", got, ref_fold(hashed_vector<T>(un, seed + 2), init, op), 1.0, n);
-    }
-    {
-      INFO("variant: transform_reduce(policy, first1, last1, first2, init, op, op) (non-commutative)");
-      const std::vector<T> h_in2 = random_vector<T>(un, seed + 3);
-      device_buffer<T> in2(h_in2);
-      const Acc got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), init, op, op);
-      Acc want = init;
-      for (std::size_t i = 0; i < un; ++i) want = op(want, op(h_in[i], h_in2[i]));
-      expect_value("vs host fold", got, want, 1.0, n);
-    }
+    check_hashed_fold(policy, c, "(non-commutative)");
+    check_pairwise_fold(policy, c, in);
     {
       INFO("variant: reduce(policy.on(stream), first, last, init, op), non-blocking stream");
       test_stream s;
       require_device_ok("before the stream variant");
-      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), init, op);
-      expect_value("vs host fold", got, ref_fold(h_in, init, op), 1.0, n);
+      const Acc got = algo::reduce(policy.on(s.get()), in.begin(), in.end(), c.init, c.op);
+      expect_value("vs host fold", got, ref_fold(c.h_in, c.init, c.op), 1.0, n);
     }
   }
 
-  check_take_right(policy, in, h_in, random_scalar<T>(seed + 4));
+  check_take_right(policy, in, c.h_in, random_scalar<T>(seed + 4));
   require_device_ok("end of check_reduces_one");
 }
 
