@@ -14,6 +14,11 @@
 //   algo::cuda lookback <variant>        look-back tunings (arithmetic sums): the first runs' polling
 //                                        (no delays), adjacent status words (spread 1), 2 windows
 //                                        of 32 predecessors per poll, 256-thread tiles
+//   algo::cuda deterministic ...         the deterministic look-back (arithmetic sums, shuffle warp
+//                                        scans): the policy's strategy (bitwise reproducible), its
+//                                        2-windows-per-poll variant, and the default look-back with
+//                                        the same laundered tile items (the tile-code change that
+//                                        strategy carries, so that its cost can be read both ways)
 // Bytes = read + written (2 n sizeof(T)). Inputs rotate through bench::rotating_buffers.
 #pragma once
 
@@ -198,6 +203,36 @@ void time_lookback_variants(const options& opt, report& rep, const Buffers& in, 
   }
 }
 
+// ---- the deterministic look-back (arithmetic sums only) -------------------------------------------------
+/// Rows "algo::cuda deterministic_lookback" (the policy), "... deterministic W=2" and "algo::cuda
+/// lookback laundered" (the default look-back with the deterministic one's tile code): the
+/// strategy's cost against "algo::cuda" (today's default), and against the default with the same
+/// register-saving change to the tile code (scan_config.cuh, launder_items).
+struct deterministic_w2 : algo::detail::cuda::deterministic_tuning_base {
+  static constexpr int lookback_windows = 2;
+};
+struct lookback_laundered : algo::detail::cuda::scan_tuning_base {
+  static constexpr bool launder_items = true;
+};
+
+template <class T, class Buffers>
+void time_deterministic(const options& opt, report& rep, const Buffers& in, T* out, std::int64_t n) {
+  namespace ad = algo::detail;
+  namespace adc = algo::detail::cuda;
+  using Op = ad::accumulate_with<algo::plus<>, T>;
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  time_algo(opt, rep, in, out, n, sum{}, algo::cuda.with(algo::scan_strategy::deterministic_lookback),
+            "algo::cuda deterministic_lookback");
+  {
+    const double ms = median_ms(opt, [&](int r) {
+      const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
+      adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, deterministic_w2>(p, 0);
+    });
+    rep.add({"inclusive_scan", type_label<T>(), n, "algo::cuda deterministic W=2", ms, bytes, "cub"});
+  }
+  time_lookback_variant<T, lookback_laundered>(opt, rep, in, out, n, "algo::cuda lookback laundered");
+}
+
 /// Every row for n elements of T scanned with op.
 template <class T, class Op, class Buffers>
 void run_one(const options& opt, report& rep, std::int64_t n, Op op, const Buffers& in) {
@@ -247,6 +282,7 @@ void run_one(const options& opt, report& rep, std::int64_t n, Op op, const Buffe
   time_strategies(opt, rep, in, out, n, op, algo::cuda);
   time_block_scans(opt, rep, in, out, n, op);
   time_lookback_variants<T, Op>(opt, rep, in, out, n);
+  if constexpr (std::is_same<Op, sum>::value) time_deterministic<T>(opt, rep, in, out, n);
   cudaFree(out);
 }
 

@@ -50,10 +50,14 @@ struct scan_then_fan_t : detail::strategy<detail::scan_strategy_tag, 0> {};
 struct reduce_then_scan_t : detail::strategy<detail::scan_strategy_tag, 1> {};
 struct two_level_t : detail::strategy<detail::scan_strategy_tag, 2> {};
 struct decoupled_lookback_t : detail::strategy<detail::scan_strategy_tag, 3> {};
+/// Single pass like decoupled_lookback, with a look-back whose grouping does not depend on timing:
+/// results are bitwise identical from run to run (device/deterministic_lookback.cuh).
+struct deterministic_lookback_t : detail::strategy<detail::scan_strategy_tag, 4> {};
 inline constexpr scan_then_fan_t scan_then_fan{};
 inline constexpr reduce_then_scan_t reduce_then_scan{};
 inline constexpr two_level_t two_level{};
 inline constexpr decoupled_lookback_t decoupled_lookback{};
+inline constexpr deterministic_lookback_t deterministic_lookback{};
 }  // namespace scan_strategy
 
 namespace warp_phase {

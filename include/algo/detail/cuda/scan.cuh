@@ -6,6 +6,9 @@
 //   algo::cuda.with(algo::scan_strategy::reduce_then_scan)  device/reduce_then_scan.cuh   (3 passes)
 //   algo::cuda.with(algo::scan_strategy::two_level)         device/two_level.cuh          (2 + spine)
 //   algo::cuda.with(algo::scan_strategy::decoupled_lookback) device/decoupled_lookback.cuh (2, 1 launch)
+//   algo::cuda.with(algo::scan_strategy::deterministic_lookback)
+//                                                           device/deterministic_lookback.cuh (2, 1 launch,
+//                                                           bitwise reproducible)
 //   ... .with(algo::warp_phase::smem)                       volatile shared-memory warp scans
 //   ... .with(algo::block_scan::kogge_stone)                block/block_scan_kogge_stone.cuh
 //   ... .with(algo::block_scan::brent_kung)                 block/block_scan_brent_kung.cuh
@@ -24,6 +27,7 @@
 #include "../iterator.hpp"
 #include "../scan_kind.hpp"
 #include "device/decoupled_lookback.cuh"
+#include "device/deterministic_lookback.cuh"
 #include "device/reduce_then_scan.cuh"
 #include "device/scan_then_fan.cuh"
 #include "device/scan_tile.cuh"

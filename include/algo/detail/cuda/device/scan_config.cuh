@@ -78,6 +78,14 @@ struct scan_tuning_base {
   /// Timing experiment only, results are WRONG: tiles publish and take no prefix (no polling), to
   /// measure what the look-back's waiting costs. Bench variants only.
   static constexpr bool timing_skip_lookback = false;
+  /// scan_tile: pass the items through an empty asm between the thread fold and the rescan
+  /// (launder(), scan_tile.cuh). Without it nvcc notices that the rescan of a thread without a
+  /// prefix repeats the thread fold, keeps the fold's partial results live across the prefix
+  /// callback for that one thread, and pays for it in registers in every thread (nvcc 13.0, sm_90:
+  /// look-back f64 70 -> 62 registers, i32/f32 64 with a 100-byte spill -> 56 without). Off here
+  /// (the default look-back as measured); the deterministic look-back's tuning turns it on, and
+  /// the bench times the default look-back with it too.
+  static constexpr bool launder_items = false;
 };
 
 namespace tuning_detail {

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../../iterator.hpp"
@@ -149,14 +150,37 @@ __device__ __forceinline__ void store_tile(typename K::temp_storage& s, OutIt ou
 }
 
 // ---- one tile, end to end -------------------------------------------------------------------------
+/// An opaque copy in place: the value is unchanged, but the compiler can no longer tell.
+template <class T>
+__device__ __forceinline__ void launder(T& v) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned w[words] = {};
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int k = 0; k < words; ++k) asm volatile("" : "+r"(w[k]));
+  memcpy(&v, w, sizeof(T));
+}
+
 /// Loads, scans (after prefix(aggregate), called in warp 0, see block_scan) and stores one tile.
 /// Returns nothing: strategies that need the aggregate take it in their prefix callback.
+/// With K::tuning::launder_items the items are laundered between the thread fold and the rescan
+/// (block_scan::scan spelled out; see scan_config.cuh).
 template <class K, class Problem, class Prefix>
 __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Problem& p, std::int64_t base, int valid,
                                           Prefix&& prefix) {
-  typename K::acc_t x[K::items];
+  using Acc = typename K::acc_t;
+  Acc x[K::items];
   load_tile<K>(s, p.in, base, valid, x);
-  typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
+  if constexpr (K::tuning::launder_items) {
+    const Acc partial = thread_reduce(x, p.op);
+#pragma unroll
+    for (int i = 0; i < K::items; ++i) launder(x[i]);
+    Acc exclusive;
+    const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, exclusive, p.op, prefix);
+    thread_scan(x, exclusive, has, p.exclusive, p.op);
+  } else {
+    typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
+  }
   store_tile<K>(s, p.out, base, valid, x);
 }
 
