@@ -226,7 +226,7 @@ void time_deterministic(const options& opt, report& rep, const Buffers& in, T* o
   {
     const double ms = median_ms(opt, [&](int r) {
       const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
-      adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, deterministic_w2>(p, 0);
+      adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, deterministic_w2>(p, 0);
     });
     rep.add({"inclusive_scan", type_label<T>(), n, "algo::cuda deterministic W=2", ms, bytes, "cub"});
   }

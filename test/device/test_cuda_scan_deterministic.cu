@@ -66,7 +66,7 @@ void run_tuned(const T* in, T* out, std::int64_t n, Op op, adc::maybe_value<T> i
   using Acc = ad::accumulate_with<Op, T>;
   const adc::scan_problem<T, const T*, T*, Acc> p{in, out, n, Acc{op}, init, exclusive,
                                                    exclusive ? "exclusive_scan" : "inclusive_scan"};
-  adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, Tuning>(p, stream);
+  adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, stream);
 }
 
 // ---- a host emulation of the kernels' grouping (float / double sums) --------------------------------------

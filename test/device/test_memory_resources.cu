@@ -100,3 +100,53 @@ TEST_CASE("the caching resource: stats, growth under mixed sizes, release", "[re
   // and it works again after a release
   run_every_job(algo::cuda, (1 << 20) + 1);
 }
+
+TEST_CASE("the look-back tile-state pool clears a block that changes layout", "[resource]") {
+  // Epochs keep stale statuses out only while every use of a block puts its status words in the
+  // same places: a 4-byte scan reading a block an 8-byte scan used last would take the high half
+  // of an old 64-bit prefix for a status tag. The pool clears such a block and starts its epochs
+  // over; a block that keeps its layout keeps counting.
+  namespace adc = algo::detail::cuda;
+  test_stream s;
+  auto& pool = adc::tile_state_pool::current("test");
+  const std::size_t bytes = 1 << 16;
+  const std::uint64_t wide = adc::tile_state_for<long long, 4>::layout_key(100);
+  const std::uint64_t narrow = adc::tile_state_for<int, 4>::layout_key(100);
+  REQUIRE(wide != narrow);
+  void* block = nullptr;
+  unsigned first_epoch = 0;
+  {
+    auto lease = pool.acquire(bytes, s.get(), "test", wide);
+    block = lease->memory();
+    first_epoch = lease->epoch();
+    REQUIRE(cudaMemsetAsync(block, 0x5a, bytes, s.get()) == cudaSuccess);  // stands for the scan's statuses
+  }
+  {
+    auto lease = pool.acquire(bytes, s.get(), "test", wide);  // same stream, same layout: the same block
+    CHECK(lease->memory() == block);
+    CHECK(lease->epoch() == first_epoch + 1);
+  }
+  {
+    auto lease = pool.acquire(bytes, s.get(), "test", narrow);
+    CHECK(lease->memory() == block);
+    CHECK(lease->epoch() == 1u);
+    s.sync();
+    std::vector<unsigned char> h(bytes);
+    REQUIRE(cudaMemcpy(h.data(), block, bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    bool zero = true;
+    for (unsigned char c : h) zero = zero && c == 0;
+    CHECK(zero);
+  }
+  {
+    auto lease = pool.acquire(bytes, s.get(), "test", narrow);
+    CHECK(lease->epoch() == 2u);
+  }
+  // and scans of both layouts, alternating on one stream, stay right
+  arena a(std::size_t(1) << 22);
+  for (int r = 0; r < 6; ++r) {
+    job j = make_job(r % 2 ? algorithm::inclusive_scan_i32 : algorithm::exclusive_scan_i64, (1 << 22) - 5);
+    prepare(j, a, s.get(), 70 + r);
+    launch(j, a, algo::cuda.on(s.get()));
+    CHECK(verify(j, a, s.get()).empty());
+  }
+}

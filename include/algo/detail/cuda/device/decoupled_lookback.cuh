@@ -205,7 +205,7 @@ void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_res
     check_launch(p.name, "decoupled_lookback_kernel");
     return;
   }
-  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name);
+  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name, State::layout_key(tiles));
   decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
       p, State::at(lease->memory(), tiles), lease->epoch(), static_cast<int>(tiles));
   check_launch(p.name, "decoupled_lookback_kernel");

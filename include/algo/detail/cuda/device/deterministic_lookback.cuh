@@ -125,6 +125,7 @@ template <class State>
 struct anchored_slots {
   static std::size_t bytes(std::int64_t tiles) { return State::bytes(2 * tiles); }
   static State at(void* memory, std::int64_t tiles) { return State::at(memory, 2 * tiles); }
+  static std::uint64_t layout_key(std::int64_t tiles) { return State::layout_key(2 * tiles); }
 };
 
 /// Shared memory of the look-back (warp 0): F(window w) at window[w], F'(tile) at window[32], the
@@ -287,13 +288,13 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
 /// this). Tile state as run_lookback_tuned (decoupled_lookback.cuh): outside graph capture a block
 /// of tile_state_pool with a fresh epoch (one launch, nothing else on the stream); under capture a
 /// temporary of the graph cleared by a memset node, epoch 1.
-template <class Phase, class TuningBase, class Problem>
+template <class Phase, class Block, class TuningBase, class Problem>
 void run_deterministic_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_resource* resource = nullptr) {
-  using K = tile_traits<Problem, Phase, TuningBase>;
+  using K = tile_traits<Problem, Phase, Block, TuningBase>;
   using Slots = anchored_slots<tile_state_for<typename K::acc_t, K::tuning::tile_state_spread>>;
   const std::int64_t tiles = K::tiles(p.n);
   if (tiles == 0) return;
-  if (tiles == 1) return launch_single_tile<Phase, TuningBase>(p, stream);
+  if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x3fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
   const std::size_t bytes = Slots::bytes(tiles);
@@ -308,15 +309,15 @@ void run_deterministic_lookback_tuned(const Problem& p, cudaStream_t stream, dev
     check_launch(p.name, "deterministic_lookback_kernel");
     return;
   }
-  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name);
+  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name, Slots::layout_key(tiles));
   deterministic_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
       p, Slots::at(lease->memory(), tiles), lease->epoch(), static_cast<int>(tiles));
   check_launch(p.name, "deterministic_lookback_kernel");
 }
 
-template <class Phase, class Problem>
-void run_scan(const device_policy_base& policy, scan_strategy::deterministic_lookback_t, Phase, const Problem& p) {
-  run_deterministic_lookback_tuned<Phase, deterministic_tuning_base>(p, policy.stream, policy.resource);
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::deterministic_lookback_t, Phase, Block, const Problem& p) {
+  run_deterministic_lookback_tuned<Phase, Block, deterministic_tuning_base>(p, policy.stream, policy.resource);
 }
 
 }  // namespace algo::detail::cuda

@@ -101,6 +101,8 @@ struct packed64_tile_state : tile_tickets {
   unsigned long long* words;
 
   static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8 * Spread; }
+  /// Every 8-byte word this layout writes is (tag << 32 | value), whatever the spread or count.
+  static std::uint64_t layout_key(std::int64_t) { return 1ull << 60; }
   static packed64_tile_state at(void* memory, std::int64_t) {
     auto* base = static_cast<unsigned char*>(memory);
     return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
@@ -127,6 +129,8 @@ struct packed128_tile_state : tile_tickets {
   unsigned long long* words;  // pairs: (value, tag)
 
   static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 16 * Spread; }
+  /// Every 16-byte pair this layout writes is (value, tag), whatever the spread or count.
+  static std::uint64_t layout_key(std::int64_t) { return 2ull << 60; }
   static packed128_tile_state at(void* memory, std::int64_t) {
     auto* base = static_cast<unsigned char*>(memory);
     return {{reinterpret_cast<unsigned*>(base)}, reinterpret_cast<unsigned long long*>(base + tile_state_header)};
@@ -156,6 +160,11 @@ struct split_tile_state : tile_tickets {
   static std::size_t value_bytes(std::int64_t tiles) { return round16(static_cast<std::size_t>(tiles) * value_words * 4); }
   static std::size_t bytes(std::int64_t tiles) {
     return tile_state_header + round16(static_cast<std::size_t>(tiles) * 4) + 2 * value_bytes(tiles);
+  }
+  /// The flags sit before value slots whose place depends on the tile count: a call with more
+  /// tiles would read an earlier call's values as flags, so the count is part of the key.
+  static std::uint64_t layout_key(std::int64_t tiles) {
+    return 3ull << 60 | static_cast<std::uint64_t>(value_words) << 40 | static_cast<std::uint64_t>(tiles);
   }
   static split_tile_state at(void* memory, std::int64_t tiles) {
     auto* base = static_cast<unsigned char*>(memory);
@@ -250,7 +259,10 @@ class tile_state_pool {
   }
 
   /// A block of at least `bytes`, with a fresh epoch, usable on `stream` in stream order.
-  std::unique_ptr<lease> acquire(std::size_t bytes, cudaStream_t stream, const char* algorithm) {
+  /// `layout` names how the caller reads the block (State::layout_key): epochs keep stale statuses
+  /// out only while every use puts its status words in the same places, so a block last used
+  /// with another layout is cleared (one memset on the stream) and its epochs start over.
+  std::unique_ptr<lease> acquire(std::size_t bytes, cudaStream_t stream, const char* algorithm, std::uint64_t layout) {
     std::lock_guard<std::mutex> lock(mutex_);
     std::size_t pick = blocks_.size();
     bool not_ready = false;
@@ -285,6 +297,12 @@ class tile_state_pool {
     }
     block& b = blocks_[pick];
     b.busy = true;
+    if (b.layout != layout) {
+      if (b.epoch != 0)  // written before, in another layout (a new block was zeroed above)
+        check_cuda(cudaMemsetAsync(b.memory, 0, b.bytes, stream), algorithm, "cudaMemsetAsync (tile state, new layout)");
+      b.layout = layout;
+      b.epoch = 0;
+    }
     if (++b.epoch > max_epoch) {  // once in 2^30 uses: start over from clean memory
       check_cuda(cudaMemsetAsync(b.memory, 0, b.bytes, stream), algorithm, "cudaMemsetAsync (tile state epoch wrap)");
       b.epoch = 1;
@@ -297,6 +315,7 @@ class tile_state_pool {
     void* memory = nullptr;
     std::size_t bytes = 0;
     unsigned epoch = 0;
+    std::uint64_t layout = 0;  // layout_key of the last use
     cudaStream_t stream = nullptr;
     cudaEvent_t ready = nullptr;  // recorded after the last use
     std::thread::id thread;       // the host thread of the last use (per-thread default streams)
