@@ -19,7 +19,9 @@ namespace algo::detail::cuda {
 
 struct scan_tuning_base {
   /// Threads per block of every scan kernel when positive; 0: chosen from the accumulator in
-  /// scan_tuning below: 256 (8 warps, 8192-item tiles) for arithmetic types of at most 4 bytes,
+  /// scan_tuning below: 256 (8 warps, 8192-item tiles) for arithmetic accumulators of at most 4
+  /// bytes read and written as elements of at most 4 bytes (wider input or output elements would
+  /// take the staging area past 48 KB of static shared memory),
   /// 128 (4 warps: __syncthreads stays cheap and tiles keep turning over) for everything else.
   /// 256 for int32 / float: H100 bench, 2026-11-22 and -23 (and H200, 2026-11-21), the "256
   /// threads" variant against 128: 2^26-2^28 1.10-1.13x CUB instead of 1.01-1.06x, 2^20 1.40-1.43x
@@ -107,7 +109,10 @@ constexpr int round_items(int items, int granule) {
 template <class In, class Acc, class Out, class Base = scan_tuning_base>
 struct scan_tuning : Base {
   static constexpr int threads =
-      Base::threads > 0 ? Base::threads : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 ? 256 : 128;
+      Base::threads > 0 ? Base::threads
+      : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 && sizeof(In) <= 4 && sizeof(Out) <= 4
+          ? 256  // a tile's staging (32 items of <= 4 bytes per thread) stays at 32 KB
+          : 128;
   static constexpr int items =
       Base::items_override > 0
           ? Base::items_override
