@@ -59,8 +59,10 @@ def unit(lib, n):
             pol = "algo::cuda" if lib == "algo" else ["algo::cuda", "algo::cuda.with(algo::reduce_strategy::two_pass)", "algo::cub",
                    "algo::cuda.with(algo::warp_phase::smem)"][(i + variant) % 4]
             if i % 2 == 0:
-                body.append(f"  sink = sink + (double)algo::reduce({pol}, {src}, {src} + n, {init}, {o}).{'a' if t == 'aff' else 'v[0]' if t == 'big64' else ''}"
-                            if t in ("aff", "big64") else f"  sink = sink + (double)algo::reduce({pol}, {src}, {src} + n, {init}, {o});")
+                expr = f"algo::reduce({pol}, {src}, {src} + n, {init}, {o})"
+                if t == "aff": expr += ".a"
+                elif t == "big64": expr += ".v[0]"
+                body.append(f"  sink = sink + (double){expr};")
             else:
                 body.append(f"  algo::reduce_into({pol}, {src}, {src} + n, {res}, {init}, {o});")
         elif lib == "thrust":
