@@ -178,12 +178,8 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
 /// (`TuningBase`: threads, look-back knobs, optional items; see scan_config.cuh). The policy's path
 /// below uses scan_tuning_base; the bench also runs variants through this to compare
 /// configurations side by side.
-///
-/// Tile state: outside graph capture, a block of the per-device tile_state_pool with a fresh epoch
-/// (one launch, nothing else on the stream). Under capture the epoch would be baked into the graph
-/// and every replay would find the previous replay's statuses under the same epoch, so there the
-/// state is a temporary of the graph (a stream-ordered allocation: a graph memory node), cleared
-/// by a memset node before the kernel, and the epoch is 1: each replay starts from zeroed state.
+/// The tile state comes from with_tile_state (tile_state.cuh): the pool outside graph capture, a
+/// zeroed graph temporary under it.
 template <class Phase, class Block, class TuningBase, class Problem>
 void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_resource* resource = nullptr) {
   using K = tile_traits<Problem, Phase, Block, TuningBase>;
@@ -193,22 +189,12 @@ void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_res
   if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
-  const std::size_t bytes = State::bytes(tiles);
-  if (stream_is_capturing(stream, p.name)) {
-    device_policy_base policy;
-    policy.stream = stream;
-    policy.resource = resource;
-    temporary_buffer state(policy, bytes);
-    check_cuda(cudaMemsetAsync(state.get(), 0, bytes, stream), p.name, "cudaMemsetAsync (tile state, graph capture)");
-    decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
-        p, State::at(state.get(), tiles), 1u, static_cast<int>(tiles));
+  const auto launch = [&](void* memory, unsigned epoch) {
+    decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(p, State::at(memory, tiles), epoch,
+                                                                   static_cast<int>(tiles));
     check_launch(p.name, "decoupled_lookback_kernel");
-    return;
-  }
-  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name, State::layout_key(tiles));
-  decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
-      p, State::at(lease->memory(), tiles), lease->epoch(), static_cast<int>(tiles));
-  check_launch(p.name, "decoupled_lookback_kernel");
+  };
+  with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), stream, resource, launch);
 }
 
 template <class Phase, class Block, class Problem>

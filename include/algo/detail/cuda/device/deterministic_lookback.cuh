@@ -285,9 +285,7 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
 
 // ---- host ------------------------------------------------------------------------------------------------
 /// The deterministic look-back with an explicit tuning (the bench and tests run variants through
-/// this). Tile state as run_lookback_tuned (decoupled_lookback.cuh): outside graph capture a block
-/// of tile_state_pool with a fresh epoch (one launch, nothing else on the stream); under capture a
-/// temporary of the graph cleared by a memset node, epoch 1.
+/// this). Tile state from with_tile_state (tile_state.cuh), as the default look-back's.
 template <class Phase, class Block, class TuningBase, class Problem>
 void run_deterministic_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_resource* resource = nullptr) {
   using K = tile_traits<Problem, Phase, Block, TuningBase>;
@@ -297,22 +295,12 @@ void run_deterministic_lookback_tuned(const Problem& p, cudaStream_t stream, dev
   if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x3fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
-  const std::size_t bytes = Slots::bytes(tiles);
-  if (stream_is_capturing(stream, p.name)) {
-    device_policy_base policy;
-    policy.stream = stream;
-    policy.resource = resource;
-    temporary_buffer state(policy, bytes);
-    check_cuda(cudaMemsetAsync(state.get(), 0, bytes, stream), p.name, "cudaMemsetAsync (tile state, graph capture)");
-    deterministic_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
-        p, Slots::at(state.get(), tiles), 1u, static_cast<int>(tiles));
+  const auto launch = [&](void* memory, unsigned epoch) {
+    deterministic_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(p, Slots::at(memory, tiles), epoch,
+                                                                   static_cast<int>(tiles));
     check_launch(p.name, "deterministic_lookback_kernel");
-    return;
-  }
-  auto lease = tile_state_pool::current(p.name).acquire(bytes, stream, p.name, Slots::layout_key(tiles));
-  deterministic_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(
-      p, Slots::at(lease->memory(), tiles), lease->epoch(), static_cast<int>(tiles));
-  check_launch(p.name, "deterministic_lookback_kernel");
+  };
+  with_tile_state(p.name, Slots::bytes(tiles), Slots::layout_key(tiles), stream, resource, launch);
 }
 
 template <class Phase, class Block, class Problem>

@@ -33,6 +33,7 @@
 
 #include "../../../error.hpp"
 #include "../../../memory_resource.hpp"
+#include "../runtime.cuh"
 
 namespace algo::detail::cuda {
 
@@ -338,5 +339,27 @@ class tile_state_pool {
   std::mutex mutex_;
   std::vector<block> blocks_;
 };
+
+/// Calls launch(memory, epoch) with `bytes` of tile state read as `layout` (State::layout_key), for
+/// one launch on `stream`. Outside graph capture: a tile_state_pool block with a fresh epoch (one
+/// launch, nothing else on the stream). Under capture an epoch would be baked into the graph and
+/// every replay would find the previous replay's statuses under it, so there the state is a
+/// temporary of the graph (a stream-ordered allocation: a graph memory node) cleared by a memset
+/// node, with epoch 1: every replay starts from zeroed state.
+template <class Launch>
+void with_tile_state(const char* name, std::size_t bytes, std::uint64_t layout, cudaStream_t stream,
+                     device_memory_resource* resource, Launch&& launch) {
+  if (stream_is_capturing(stream, name)) {
+    device_policy_base policy;
+    policy.stream = stream;
+    policy.resource = resource;
+    temporary_buffer state(policy, bytes);
+    check_cuda(cudaMemsetAsync(state.get(), 0, bytes, stream), name, "cudaMemsetAsync (tile state, graph capture)");
+    launch(state.get(), 1u);
+    return;
+  }
+  auto lease = tile_state_pool::current(name).acquire(bytes, stream, name, layout);
+  launch(lease->memory(), lease->epoch());
+}
 
 }  // namespace algo::detail::cuda
