@@ -16,9 +16,10 @@
 //                                        of 32 predecessors per poll, 256-thread tiles
 //   algo::cuda deterministic ...         the deterministic look-back (arithmetic sums, shuffle warp
 //                                        scans): the policy's strategy (bitwise reproducible), its
-//                                        2-windows-per-poll variant, and the default look-back with
-//                                        the same laundered tile items (the tile-code change that
-//                                        strategy carries, so that its cost can be read both ways)
+//                                        2-windows-per-poll variant, for f64 two register variants
+//                                        (8 blocks/SM, 12 items per thread)
+//   algo::cuda lookback unlaundered      the default look-back without scan_config's launder_items
+//                                        (the default before 2026-11-23's change)
 // Bytes = read + written (2 n sizeof(T)). Inputs rotate through bench::rotating_buffers.
 #pragma once
 
@@ -204,15 +205,23 @@ void time_lookback_variants(const options& opt, report& rep, const Buffers& in, 
 }
 
 // ---- the deterministic look-back (arithmetic sums only) -------------------------------------------------
-/// Rows "algo::cuda deterministic_lookback" (the policy), "... deterministic W=2" and "algo::cuda
-/// lookback laundered" (the default look-back with the deterministic one's tile code): the
-/// strategy's cost against "algo::cuda" (today's default), and against the default with the same
-/// register-saving change to the tile code (scan_config.cuh, launder_items).
+/// Rows "algo::cuda deterministic_lookback" (the policy), "... deterministic W=2", for f64 "...
+/// deterministic 8 blocks/SM" and "... 12 items", and "algo::cuda lookback unlaundered" (the
+/// default look-back without the register-saving change to the tile code, scan_config.cuh's
+/// launder_items, as it ran before 2026-11-23's change): the strategy's cost against "algo::cuda".
 struct deterministic_w2 : algo::detail::cuda::deterministic_tuning_base {
   static constexpr int lookback_windows = 2;
 };
-struct lookback_laundered : algo::detail::cuda::scan_tuning_base {
-  static constexpr bool launder_items = true;
+struct lookback_unlaundered : algo::detail::cuda::scan_tuning_base {
+  static constexpr bool launder_items = false;
+};
+/// f64: the deterministic kernel at 8 blocks per SM (64 registers; 7 by default, 72 registers),
+/// and with 12 items per thread instead of 16 (fewer live items across the look-back).
+struct deterministic_8blocks : algo::detail::cuda::deterministic_tuning_base {
+  static constexpr int min_blocks_override = 8;
+};
+struct deterministic_items12 : algo::detail::cuda::deterministic_tuning_base {
+  static constexpr int items_override = 12;
 };
 
 template <class T, class Buffers>
@@ -223,14 +232,20 @@ void time_deterministic(const options& opt, report& rep, const Buffers& in, T* o
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   time_algo(opt, rep, in, out, n, sum{}, algo::cuda.with(algo::scan_strategy::deterministic_lookback),
             "algo::cuda deterministic_lookback");
-  {
+  const auto det_variant = [&](auto tuning, const char* label) {
+    using Tuning = decltype(tuning);
     const double ms = median_ms(opt, [&](int r) {
       const adc::scan_problem<T, const T*, T*, Op> p{in[r], out, n, Op{}, adc::none<T>(), false, "inclusive_scan"};
-      adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, deterministic_w2>(p, 0);
+      adc::run_deterministic_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, 0);
     });
-    rep.add({"inclusive_scan", type_label<T>(), n, "algo::cuda deterministic W=2", ms, bytes, "cub"});
+    rep.add({"inclusive_scan", type_label<T>(), n, label, ms, bytes, "cub"});
+  };
+  det_variant(deterministic_w2{}, "algo::cuda deterministic W=2");
+  if constexpr (sizeof(T) == 8) {
+    det_variant(deterministic_8blocks{}, "algo::cuda deterministic 8 blocks/SM");
+    det_variant(deterministic_items12{}, "algo::cuda deterministic 12 items");
   }
-  time_lookback_variant<T, lookback_laundered>(opt, rep, in, out, n, "algo::cuda lookback laundered");
+  time_lookback_variant<T, lookback_unlaundered>(opt, rep, in, out, n, "algo::cuda lookback unlaundered");
 }
 
 /// Every row for n elements of T scanned with op.

@@ -84,10 +84,10 @@ struct scan_tuning_base {
   /// (launder(), scan_tile.cuh). Without it nvcc notices that the rescan of a thread without a
   /// prefix repeats the thread fold, keeps the fold's partial results live across the prefix
   /// callback for that one thread, and pays for it in registers in every thread (nvcc 13.0, sm_90:
-  /// look-back f64 70 -> 62 registers, i32/f32 64 with a 100-byte spill -> 56 without). Off here
-  /// (the default look-back as measured); the deterministic look-back's tuning turns it on, and
-  /// the bench times the default look-back with it too.
-  static constexpr bool launder_items = false;
+  /// look-back f64 70 -> 62 registers, i32/f32 64 with a 100-byte spill -> 56 without). On by
+  /// default since the H100 bench of 2026-11-23 timed it 2-5 % faster at every size; the bench
+  /// keeps a row without it ("algo::cuda lookback unlaundered").
+  static constexpr bool launder_items = true;
 };
 
 namespace tuning_detail {
