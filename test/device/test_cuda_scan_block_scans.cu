@@ -30,7 +30,7 @@ template <class P>
 using policy_t = std::decay_t<P>;
 static_assert(std::is_same<policy_t<decltype(ks)>::block_scan, algo::block_scan::kogge_stone_t>::value,
               "with(block_scan tag)");
-static_assert(std::is_same<policy_t<decltype(ks)>::scan_strategy, algo::scan_strategy::decoupled_lookback_t>::value,
+static_assert(std::is_same<policy_t<decltype(ks)>::scan_strategy, algo::scan_strategy::automatic_t>::value,
               "with(block_scan tag) keeps the strategy");
 static_assert(std::is_same<policy_t<decltype(bk_rts)>::block_scan, algo::block_scan::brent_kung_t>::value,
               "with(strategy) keeps the block scan");

@@ -400,3 +400,34 @@ TEST_CASE("cuda scans: deterministic look-back is bitwise reproducible (float af
   check_determinism_affine((1 << 20) + 3, 45);
   if (!cuda_scan_test::small_run()) check_determinism_affine((1 << 24) + 1, 46);
 }
+
+// ---- the default policy: float scans take the deterministic look-back -----------------------------------
+TEST_CASE("cuda scans: the default algo::cuda float scan is the deterministic look-back, bit for bit",
+          "[cuda][scan][deterministic]") {
+  static_assert(std::is_same<decltype(algo::cuda)::scan_strategy, algo::scan_strategy::automatic_t>::value, "the default");
+  std::vector<std::int64_t> ns = {4095, 8192 * 3 + 1, (1 << 20) + 3};
+  if (!cuda_scan_test::small_run()) ns.push_back((1 << 23) + 5);
+  for (const std::int64_t n : ns) {
+    INFO("n = " << n);
+    const std::vector<float> h = uniform_vector<float>(static_cast<std::size_t>(n), 500 + static_cast<std::uint64_t>(n));
+    device_buffer<float> in(h), a(h.size()), b(h.size());
+    for (bool exclusive : {false, true}) {
+      INFO((exclusive ? "exclusive" : "inclusive"));
+      auto scan = [&](const auto& policy, float* o) {
+        if (exclusive) algo::exclusive_scan(policy, in.begin(), in.end(), o, 0.25f);
+        else algo::inclusive_scan(policy, in.begin(), in.end(), o);
+      };
+      b.fill_sentinel();
+      scan(det, b.begin());
+      const std::vector<float> want = b.download();
+      for (int run = 0; run < 5; ++run) {
+        a.fill_sentinel();
+        scan(algo::cuda, a.begin());
+        const std::vector<float> got = a.download();
+        INFO("run " << run << ": first bit difference at " << first_bit_difference(got, want));
+        REQUIRE(bitwise_equal(got, want));
+        CHECK(a.guard_intact());
+      }
+    }
+  }
+}

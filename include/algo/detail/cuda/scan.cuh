@@ -1,7 +1,10 @@
 // algo::cuda scans: the in-house kernels (no CUB or Thrust call on this path). The policy's types
 // pick the strategy, the block scan and the warp phase by overload:
 //
-//   algo::cuda                                              decoupled look-back, shuffle warp scans
+//   algo::cuda                                              scan_strategy::automatic: decoupled look-back,
+//                                                           deterministic look-back for float sums and
+//                                                           other <= 4-byte floating-point accumulators;
+//                                                           shuffle warp scans
 //   algo::cuda.with(algo::scan_strategy::scan_then_fan)     device/scan_then_fan.cuh      (4 passes)
 //   algo::cuda.with(algo::scan_strategy::reduce_then_scan)  device/reduce_then_scan.cuh   (3 passes)
 //   algo::cuda.with(algo::scan_strategy::two_level)         device/two_level.cuh          (2 + spine)
@@ -34,6 +37,20 @@
 #include "device/two_level.cuh"
 
 namespace algo::detail {
+namespace cuda {
+/// The default strategy (policy.hpp, scan_strategy::automatic): bitwise reproducible where that is
+/// (nearly) free. H100, 2^26-2^28 (bench/NOTES.md, 2026-11-23): float 1.3-1.4 % slower with the
+/// deterministic look-back, double 5-6 %, int32 within +-2 % (and exact either way).
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::automatic_t, Phase phase, Block block, const Problem& p) {
+  using Acc = typename Problem::acc_type;
+  if constexpr (std::is_floating_point<Acc>::value && sizeof(Acc) <= 4) {
+    run_scan(policy, scan_strategy::deterministic_lookback_t{}, phase, block, p);
+  } else {
+    run_scan(policy, scan_strategy::decoupled_lookback_t{}, phase, block, p);
+  }
+}
+}  // namespace cuda
 
 template <class... S, bool Inclusive, class InIt, class OutIt, class Op, class Init>
 OutIt scan(const cuda_policy<S...>& policy, scan_kind<Inclusive>, InIt first, std::int64_t n, OutIt out, Op op,
