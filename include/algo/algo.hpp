@@ -7,5 +7,6 @@
 #include "policy.hpp"
 #include "memory_resource.hpp"
 #include "numeric.hpp"
+#include "segmented.hpp"
 #include "transform_scan.hpp"
 #include "transpose.hpp"

@@ -61,6 +61,20 @@ ALGO_DEFINE_BINARY_OP(minimum, (b < a) ? b : a)
 ALGO_DEFINE_BINARY_OP(maximum, (a < b) ? b : a)
 #undef ALGO_DEFINE_BINARY_OP
 
+/// Key equality, the default key_equal of the *_by_key algorithms (thrust::equal_to's role).
+template <class T = void>
+struct equal_to {
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD constexpr bool operator()(const T& a, const T& b) const { return a == b; }
+};
+template <>
+struct equal_to<void> {
+  using is_transparent = void;
+  ALGO_EXEC_CHECK_DISABLE
+  template <class A, class B>
+  ALGO_HD constexpr bool operator()(const A& a, const B& b) const { return a == b; }
+};
+
 /// is_commutative<Op, T>: true when op(a, b) == op(b, a) for all a, b of type T. Only then may a
 /// backend reorder operands (e.g. hand the reduction to cub::DeviceReduce or use atomics).
 /// Anything not listed is treated as merely associative: its left-to-right order is preserved.

@@ -1,0 +1,121 @@
+// Device side of the segmented algorithms, shared by algo::cuda and algo::cub: offsets checked and
+// their ends read back (one small kernel and a synchronization), the heads mask, the empty
+// segments of segmented_reduce, and a copy for in-place exclusive scans.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "../../error.hpp"
+#include "../../policy.hpp"
+#include "../cuda/runtime.cuh"
+#include "host.hpp"
+
+namespace algo::detail::segmented {
+
+struct offsets_check {
+  long long first, last;
+  long long bad_at;  // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
+};
+
+template <class OffIt>
+__global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
+    if (static_cast<long long>(offsets[k + 1]) < static_cast<long long>(offsets[k])) atomicMin(&r->bad_at, k);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    r->first = static_cast<long long>(offsets[0]);
+    r->last = static_cast<long long>(offsets[segments]);
+  }
+}
+
+inline unsigned small_grid(long long work, int threads) {
+  const long long blocks = (work + threads - 1) / threads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks);
+}
+
+/// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
+/// below 0) and returns offsets[0] and offsets[segments]. Synchronizes the stream, so it is
+/// refused under graph capture (algo::uniform_offsets needs no check and no synchronization).
+template <class OffIt>
+offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
+                                 std::int64_t segments) {
+  if (cuda::stream_is_capturing(policy.stream, name))
+    fail(name,
+         "reads the ends of device-resident offsets back to the host (the number of elements), which needs a "
+         "synchronization and cannot be captured into a CUDA graph; use algo::uniform_offsets, or call it "
+         "outside the capture");
+  cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
+  auto* r = tmp.as<offsets_check>();
+  // bad_at starts at LLONG_MAX, so that atomicMin keeps the first bad segment seen
+  const offsets_check start{0, 0, 0x7fffffffffffffffLL};
+  cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
+  cuda::check_launch(name, "write_value_kernel");
+  check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
+  cuda::check_launch(name, "check_offsets_kernel");
+  const offsets_check got = cuda::copy_to_host(name, r, policy.stream);
+  if (got.bad_at != 0x7fffffffffffffffLL)
+    fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
+                   "] < offsets[" + std::to_string(got.bad_at) + "])");
+  if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
+  return offsets_info{got.first, got.last};
+}
+
+template <class OffIt>
+__global__ void heads_mask_kernel(OffIt offsets, long long segments, long long base, std::uint32_t* mask) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
+    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
+    if (a < b) atomicOr(mask + (a >> 5), 1u << (a & 31));
+  }
+}
+
+/// The heads of the non-empty segments, one bit per element, in `mask` ((n + 31) / 32 words).
+template <class OffIt>
+void heads_mask_device(const char* name, const device_policy_base& policy, OffIt offsets, std::int64_t segments,
+                       std::int64_t base, std::int64_t n, std::uint32_t* mask) {
+  check_cuda(cudaMemsetAsync(mask, 0, static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t), policy.stream),
+                   name, "cudaMemsetAsync");
+  heads_mask_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments),
+                                                                          static_cast<long long>(base), mask);
+  cuda::check_launch(name, "heads_mask_kernel");
+}
+
+/// out[k] = init for every empty segment k.
+template <class OffIt, class OutIt, class T>
+__global__ void empty_segments_kernel(OffIt offsets, long long segments, OutIt out, T init) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
+    if (static_cast<long long>(offsets[k]) == static_cast<long long>(offsets[k + 1])) out[k] = init;
+  }
+}
+
+template <class OffIt, class OutIt, class T>
+void empty_segments_device(const char* name, const device_policy_base& policy, OffIt offsets, std::int64_t segments,
+                           OutIt out, const T& init) {
+  if (segments == 0) return;
+  empty_segments_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), out, init);
+  cuda::check_launch(name, "empty_segments_kernel");
+}
+
+template <class InIt, class T>
+__global__ void copy_values_kernel(InIt in, long long n, T* out) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = in[i];
+}
+
+/// A copy of n values (T) in `tmp`, for in-place exclusive scans (which read element i - 1 after
+/// writing it otherwise).
+template <class T, class InIt>
+T* copy_values_device(const char* name, const device_policy_base& policy, InIt in, std::int64_t n,
+                      cuda::temporary_buffer& tmp) {
+  T* out = tmp.as<T>();
+  copy_values_kernel<<<small_grid(n, 256) < 1024 ? small_grid(n, 256) : 1024, 256, 0, policy.stream>>>(in, static_cast<long long>(n), out);
+  cuda::check_launch(name, "copy_values_kernel");
+  return out;
+}
+
+}  // namespace algo::detail::segmented

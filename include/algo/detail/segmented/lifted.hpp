@@ -1,0 +1,262 @@
+// Segmented scans as ordinary scans (Blelloch's segmented scan; Schwartz's lifting): each element
+// becomes a pair (head, value), head = "a segment starts here", and
+//     (h1, a) (+) (h2, b) = (h1 | h2, h2 ? b : a op b)
+// is associative whenever op is (not commutative: it keeps the order of op's operands). Any
+// scan of the library, on any policy and with any strategy, then scans every segment at once.
+// reduce_by_key also counts the heads (runs) so that the element ending a run knows where its
+// result goes.
+//
+// The pieces here are index-based and __host__ __device__, shared by every backend:
+//   heads        key_heads (runs of equal keys), mask_heads (a bit per element, built from
+//                offsets), uniform_heads (segments of one length);
+//   inputs       lifted_input: element i as (head(i), value), the per-segment init folded in
+//                at heads (inclusive with init), or shifted by one for exclusive scans;
+//   outputs      indexed_output + a writer: value_writer (scans), run_writer (reduce_by_key),
+//                segment_writer (segmented_reduce over offsets).
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../iterator.hpp"
+
+namespace algo::detail::segmented {
+
+// ---- lifted values and the segmented operator -------------------------------------------------
+template <class Acc>
+struct seg_value {
+  Acc value;
+  int head;  // non-zero: a segment starts in the span this value covers
+};
+/// reduce_by_key's lifted value: also the number of runs started in the span.
+template <class Acc>
+struct run_value {
+  Acc value;
+  long long runs;
+  int head;
+};
+
+/// (h1, a) (+) (h2, b) = (h1 | h2, h2 ? b : op(a, b)); Op returns the accumulator type.
+template <class Op>
+struct segmented_op {
+  mutable Op op;
+  ALGO_EXEC_CHECK_DISABLE
+  template <class Acc>
+  ALGO_HD seg_value<Acc> operator()(const seg_value<Acc>& a, const seg_value<Acc>& b) const {
+    if (b.head) return b;
+    return seg_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.head};
+  }
+  ALGO_EXEC_CHECK_DISABLE
+  template <class Acc>
+  ALGO_HD run_value<Acc> operator()(const run_value<Acc>& a, const run_value<Acc>& b) const {
+    if (b.head) return run_value<Acc>{b.value, a.runs + b.runs, 1};
+    return run_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.runs + b.runs, a.head};
+  }
+};
+
+// ---- heads --------------------------------------------------------------------------------------
+/// Runs of equal keys: i starts one when i == 0 or !eq(keys[i-1], keys[i]).
+template <class KeyIt, class Eq>
+struct key_heads {
+  KeyIt keys;
+  mutable Eq eq;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD bool operator()(std::int64_t i) const { return i == 0 || !eq(keys[i - 1], keys[i]); }
+};
+
+/// One bit per element (bit i of word i / 32), set where a non-empty segment starts.
+struct mask_heads {
+  const std::uint32_t* mask;
+  ALGO_HD bool operator()(std::int64_t i) const { return (mask[i >> 5] >> (i & 31)) & 1u; }
+};
+
+/// Segments of `length` elements (length > 0).
+struct uniform_heads {
+  std::int64_t length;
+  ALGO_HD bool operator()(std::int64_t i) const { return i % length == 0; }
+};
+
+// ---- an iterator over f(i) ----------------------------------------------------------------------
+/// Random-access iterator whose element i is f(base + i). f is held mutable (as transform_iterator).
+template <class F>
+class indexed_iterator {
+ public:
+  using value_type = std::decay_t<decltype(std::declval<F&>()(std::int64_t{}))>;
+  using reference = value_type;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  indexed_iterator() = default;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD indexed_iterator(F f, std::int64_t i) : f_(f), i_(i) {}
+
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD reference operator*() const { return f_(i_); }
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD reference operator[](difference_type d) const { return f_(i_ + d); }
+  ALGO_HD indexed_iterator& operator++() { ++i_; return *this; }
+  ALGO_HD indexed_iterator operator++(int) { auto t = *this; ++i_; return t; }
+  ALGO_HD indexed_iterator& operator--() { --i_; return *this; }
+  ALGO_HD indexed_iterator& operator+=(difference_type d) { i_ += d; return *this; }
+  ALGO_HD indexed_iterator& operator-=(difference_type d) { i_ -= d; return *this; }
+  ALGO_HD friend indexed_iterator operator+(indexed_iterator a, difference_type d) { a.i_ += d; return a; }
+  ALGO_HD friend indexed_iterator operator+(difference_type d, indexed_iterator a) { a.i_ += d; return a; }
+  ALGO_HD friend indexed_iterator operator-(indexed_iterator a, difference_type d) { a.i_ -= d; return a; }
+  ALGO_HD friend difference_type operator-(const indexed_iterator& a, const indexed_iterator& b) {
+    return static_cast<difference_type>(a.i_ - b.i_);
+  }
+  ALGO_HD friend bool operator==(const indexed_iterator& a, const indexed_iterator& b) { return a.i_ == b.i_; }
+  ALGO_HD friend bool operator!=(const indexed_iterator& a, const indexed_iterator& b) { return a.i_ != b.i_; }
+  ALGO_HD friend bool operator<(const indexed_iterator& a, const indexed_iterator& b) { return a.i_ < b.i_; }
+  ALGO_HD std::int64_t index() const { return i_; }
+
+ private:
+  mutable F f_{};
+  std::int64_t i_ = 0;
+};
+
+/// Output iterator whose element i, assigned v, calls w(base + i, v).
+template <class W>
+class indexed_output {
+ public:
+  struct proxy {
+    W* w;
+    std::int64_t i;
+    ALGO_EXEC_CHECK_DISABLE
+    template <class V>
+    ALGO_HD const proxy& operator=(const V& v) const {
+      (*w)(i, v);
+      return *this;
+    }
+  };
+  using value_type = void;
+  using reference = proxy;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  indexed_output() = default;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD indexed_output(W w, std::int64_t i) : w_(w), i_(i) {}
+  ALGO_HD proxy operator*() const { return proxy{&w_, i_}; }
+  ALGO_HD proxy operator[](difference_type d) const { return proxy{&w_, i_ + d}; }
+  ALGO_HD indexed_output& operator++() { ++i_; return *this; }
+  ALGO_HD indexed_output operator++(int) { auto t = *this; ++i_; return t; }
+  ALGO_HD indexed_output& operator+=(difference_type d) { i_ += d; return *this; }
+  ALGO_HD friend indexed_output operator+(indexed_output a, difference_type d) { a.i_ += d; return a; }
+  ALGO_HD friend indexed_output operator+(difference_type d, indexed_output a) { a.i_ += d; return a; }
+  ALGO_HD friend difference_type operator-(const indexed_output& a, const indexed_output& b) {
+    return static_cast<difference_type>(a.i_ - b.i_);
+  }
+  ALGO_HD friend bool operator==(const indexed_output& a, const indexed_output& b) { return a.i_ == b.i_; }
+  ALGO_HD friend bool operator!=(const indexed_output& a, const indexed_output& b) { return a.i_ != b.i_; }
+
+ private:
+  mutable W w_{};
+  std::int64_t i_ = 0;
+};
+
+// ---- lifted inputs ------------------------------------------------------------------------------
+/// Element i (an index into the values, from 0) as (head(i), value):
+///   inclusive, no init   (h, v[i])
+///   inclusive, init      (h, h ? op(init, v[i]) : v[i])        every segment starts from init
+///   exclusive            (h, h ? init : v[i-1])                the scan of these is the exclusive
+///                                                              scan by segment, init first
+template <class Acc, class Heads, class ValIt, class Op, int Mode>
+struct lift {
+  Heads heads;
+  ValIt values;
+  mutable Op op;  // returns Acc
+  Acc init;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD seg_value<Acc> operator()(std::int64_t i) const {
+    const bool h = heads(i);
+    if constexpr (Mode == 0) {
+      return seg_value<Acc>{static_cast<Acc>(values[i]), h};
+    } else if constexpr (Mode == 1) {
+      if (h) return seg_value<Acc>{static_cast<Acc>(op(init, values[i])), 1};
+      return seg_value<Acc>{static_cast<Acc>(values[i]), 0};
+    } else {
+      if (h) return seg_value<Acc>{init, 1};
+      return seg_value<Acc>{static_cast<Acc>(values[i - 1]), 0};
+    }
+  }
+};
+inline constexpr int lift_plain = 0, lift_init = 1, lift_exclusive = 2;
+
+/// reduce_by_key: (value, 1 if head, head).
+template <class Acc, class Heads, class ValIt>
+struct lift_runs {
+  Heads heads;
+  ValIt values;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD run_value<Acc> operator()(std::int64_t i) const {
+    const bool h = heads(i);
+    return run_value<Acc>{static_cast<Acc>(values[i]), h ? 1 : 0, h};
+  }
+};
+
+// ---- writers ------------------------------------------------------------------------------------
+/// Scans: out[i] = value.
+template <class OutIt>
+struct value_writer {
+  OutIt out;
+  ALGO_EXEC_CHECK_DISABLE
+  template <class Acc>
+  ALGO_HD void operator()(std::int64_t i, const seg_value<Acc>& v) const {
+    out[i] = v.value;
+  }
+};
+
+/// reduce_by_key: the first element of a run writes its key, the last one the run's fold, both to
+/// position runs - 1 of the outputs; the last element also stores the number of runs in *count.
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
+struct run_writer {
+  KeyIt keys;
+  mutable Eq eq;
+  KeyOut keys_out;
+  ValOut values_out;
+  std::int64_t n;
+  long long* count;
+  ALGO_EXEC_CHECK_DISABLE
+  ALGO_HD void operator()(std::int64_t i, const run_value<Acc>& v) const {
+    // the run's first key (as thrust::reduce_by_key: keys equal under eq need not be identical)
+    if (i == 0 || !eq(keys[i - 1], keys[i])) keys_out[v.runs - 1] = keys[i];
+    const bool last = i + 1 == n;
+    if (last || !eq(keys[i], keys[i + 1])) {
+      values_out[v.runs - 1] = v.value;
+      if (last) *count = v.runs;
+    }
+  }
+};
+
+/// segmented_reduce: at the last element of a non-empty segment (i + 1 == n or the next element
+/// starts one), the segment's index k (binary search in the offsets) and out[k] = value.
+template <class Heads, class OffIt, class OutIt>
+struct segment_writer {
+  Heads heads;
+  OffIt offsets;  // offsets[0 .. segments], relative to the first element (offsets[0] may be > 0)
+  std::int64_t segments;
+  std::int64_t base;  // offsets[0]
+  std::int64_t n;     // offsets[segments] - base
+  OutIt out;
+  ALGO_EXEC_CHECK_DISABLE
+  template <class Acc>
+  ALGO_HD void operator()(std::int64_t i, const seg_value<Acc>& v) const {
+    if (i + 1 != n && !heads(i + 1)) return;
+    // the last k with offsets[k] <= base + i (then offsets[k + 1] > base + i: segment k holds i)
+    const std::int64_t x = base + i;
+    std::int64_t lo = 0, hi = segments;  // answer in [lo, hi)
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (static_cast<std::int64_t>(offsets[mid]) <= x) lo = mid;
+      else hi = mid;
+    }
+    out[lo] = v.value;
+  }
+};
+
+}  // namespace algo::detail::segmented

@@ -1,0 +1,532 @@
+// Segments and keys, every policy (Thrust's names and argument order where Thrust has the call):
+//
+//   inclusive_scan_by_key(policy, keys_first, keys_last, values_first, out [, key_equal [, op]])
+//   exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out [, init [, key_equal [, op]]])
+//   reduce_by_key(policy, keys_first, keys_last, values_first, keys_out, values_out [, key_equal [, op]])
+//       runs of consecutive equal keys are the segments (thrust::*_by_key).
+//   segmented_reduce(policy, first, offsets_first, offsets_last, out, init [, op])
+//   segmented_inclusive_scan(policy, first, offsets_first, offsets_last, out [, op [, init]])
+//   segmented_exclusive_scan(policy, first, offsets_first, offsets_last, out, init [, op])
+//       segments given by num_segments + 1 offsets (CSR): segment k is [offsets[k], offsets[k+1]).
+//       algo::uniform_offsets(L) gives segments of L elements without memory.
+//
+// How they run: every scan here is an ordinary scan of (head, value) pairs with the segmented
+// operator (detail/segmented/lifted.hpp), so every policy runs them on its own scan: algo::seq's
+// loop, algo::par's tiled look-back, algo::cuda's strategies (each strategy, block scan and warp
+// phase gets its segmented form from the same layers) and, for algo::cub, CUB's scans (its
+// *ByKey and DeviceSegmentedReduce where CUB has the call: detail/cub/segmented.cuh).
+// reduce_by_key carries the run count through the same scan and compacts in the same pass;
+// segmented_reduce writes each segment's fold from the element that ends it.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "detail/alias.hpp"
+#include "detail/segmented/host.hpp"
+#include "detail/segmented/lifted.hpp"
+#include "functional.hpp"
+#include "numeric.hpp"
+#include "policy.hpp"
+
+#if ALGO_HAS_CUDA
+#  include "detail/cuda/runtime.cuh"
+#  include "detail/segmented/device.cuh"
+#endif
+
+namespace algo {
+
+// ---- uniform segments ----------------------------------------------------------------------------
+/// The offsets first, first + L, first + 2L, ... as a random-access iterator (no memory; usable on
+/// the host and on the device). `auto o = algo::uniform_offsets(L); segmented_reduce(p, x, o, o + S + 1, ...)`.
+class uniform_offsets_iterator {
+ public:
+  using value_type = std::int64_t;
+  using reference = std::int64_t;
+  using pointer = void;
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  uniform_offsets_iterator() = default;
+  ALGO_HD uniform_offsets_iterator(std::int64_t length, std::int64_t first, std::int64_t k = 0)
+      : length_(length), first_(first), k_(k) {}
+  ALGO_HD std::int64_t operator*() const { return first_ + k_ * length_; }
+  ALGO_HD std::int64_t operator[](difference_type d) const { return first_ + (k_ + d) * length_; }
+  ALGO_HD uniform_offsets_iterator& operator++() { ++k_; return *this; }
+  ALGO_HD uniform_offsets_iterator operator++(int) { auto t = *this; ++k_; return t; }
+  ALGO_HD uniform_offsets_iterator& operator--() { --k_; return *this; }
+  ALGO_HD uniform_offsets_iterator& operator+=(difference_type d) { k_ += d; return *this; }
+  ALGO_HD uniform_offsets_iterator& operator-=(difference_type d) { k_ -= d; return *this; }
+  ALGO_HD friend uniform_offsets_iterator operator+(uniform_offsets_iterator a, difference_type d) { a.k_ += d; return a; }
+  ALGO_HD friend uniform_offsets_iterator operator+(difference_type d, uniform_offsets_iterator a) { a.k_ += d; return a; }
+  ALGO_HD friend uniform_offsets_iterator operator-(uniform_offsets_iterator a, difference_type d) { a.k_ -= d; return a; }
+  ALGO_HD friend difference_type operator-(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) {
+    return static_cast<difference_type>(a.k_ - b.k_);
+  }
+  ALGO_HD friend bool operator==(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ == b.k_; }
+  ALGO_HD friend bool operator!=(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ != b.k_; }
+  ALGO_HD friend bool operator<(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ < b.k_; }
+  ALGO_HD std::int64_t length() const { return length_; }
+
+ private:
+  std::int64_t length_ = 1, first_ = 0, k_ = 0;
+};
+
+/// Segments of `length` elements starting at element `first`: offsets first + k * length.
+inline uniform_offsets_iterator uniform_offsets(std::int64_t length, std::int64_t first = 0) {
+  return uniform_offsets_iterator(length, first);
+}
+
+namespace detail {
+namespace seg = segmented;
+
+// ---- per-policy pieces ----------------------------------------------------------------------------
+/// The iterator the kernels should hold: a raw pointer for contiguous device storage.
+template <class Policy, class It>
+auto kernel_view(const Policy&, It it) {
+#if ALGO_HAS_CUDA
+  if constexpr (is_device_policy<Policy>::value) return cuda::unwrap(it);
+  else return it;
+#else
+  return it;
+#endif
+}
+
+/// offsets[0] and offsets[segments], checked (algo::error when they decrease or start below 0).
+template <class Policy, class OffIt>
+seg::offsets_info read_offsets(const char* name, const Policy& policy, OffIt offsets, std::int64_t segments) {
+  if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
+    if (offsets.length() < 0) fail(name, "uniform_offsets with a negative length (" + std::to_string(offsets.length()) + ")");
+    if (offsets[0] < 0) fail(name, "offsets[0] is negative (" + std::to_string(offsets[0]) + ")");
+    (void)policy;
+    return seg::offsets_info{offsets[0], offsets[segments]};
+  } else if constexpr (is_host_policy<Policy>::value) {
+    return seg::read_offsets_host(name, offsets, segments);
+  } else {
+#if ALGO_HAS_CUDA
+    return seg::read_offsets_device(name, policy, kernel_view(policy, offsets), segments);
+#endif
+  }
+}
+
+/// Calls f(heads) with the head functor of the non-empty segments, relative to offsets[0]: from
+/// the length for uniform offsets, else from a mask built for the call (host vector or device
+/// temporary).
+template <class Policy, class OffIt, class F>
+void with_offset_heads(const char* name, const Policy& policy, OffIt offsets, std::int64_t segments,
+                       const seg::offsets_info& info, F&& f) {
+  if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
+    (void)name;
+    (void)policy;
+    (void)segments;
+    (void)info;
+    f(seg::uniform_heads{offsets.length()});
+  } else if constexpr (is_host_policy<Policy>::value) {
+    const std::vector<std::uint32_t> mask = seg::heads_mask_host(offsets, segments, info);
+    f(seg::mask_heads{mask.data()});
+  } else {
+#if ALGO_HAS_CUDA
+    const std::int64_t n = info.last - info.first;
+    cuda::temporary_buffer mask(policy, static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t));
+    seg::heads_mask_device(name, policy, kernel_view(policy, offsets), segments, info.first, n, mask.as<std::uint32_t>());
+    f(seg::mask_heads{mask.as<std::uint32_t>()});
+#endif
+  }
+}
+
+/// The lifted scan itself (inclusive, no init: the init, if any, is folded in by the lifting).
+/// `in_place`: the lifted input reads, of what the output writes, only position i (algo::par may
+/// then run its tiled scan with claims).
+template <class Acc, class In, class Out, class SOp>
+void run_lifted(const seq_policy& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+  scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
+}
+template <class Acc, class In, class Out, class SOp>
+void run_lifted(const par_policy& p, In in, std::int64_t n, Out out, SOp sop, bool in_place) {
+  const int threads = host::thread_count(p);
+  if (threads <= 1 || n < host::tuning::scan_min_tiles * host::tuning::scan_tile) {
+    scan(seq, inclusive_t{}, in, n, out, sop, no_init_t{});
+    return;
+  }
+  using L = iter_value_t<In>;
+  host::scan_tiles<true, L>(threads, in, n, out, sop, std::optional<L>{}, in_place);
+}
+#if ALGO_HAS_CUDA
+/// algo::cuda: the policy's strategy; the default (automatic) takes the deterministic look-back
+/// for floating-point values of any size, so segmented float results are reproducible run to run.
+template <class Acc, class... S, class In, class Out, class SOp>
+void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+  using Policy = cuda_policy<S...>;
+  if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value &&
+                std::is_floating_point<Acc>::value) {
+    scan(p.with(scan_strategy::deterministic_lookback), inclusive_t{}, in, n, out, sop, no_init_t{});
+  } else {
+    scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
+  }
+}
+template <class Acc, class In, class Out, class SOp>
+void run_lifted(const cub_policy& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+  scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
+}
+#endif
+
+/// Whether the output provably overlaps an input (only iterators alias.hpp can see through are
+/// checked; for others not overlapping is the caller's promise, as Thrust's).
+template <class InIt, class OutIt>
+alias_kind overlap(const InIt& in, std::int64_t n_in, const OutIt& out, std::int64_t n_out) {
+  if (n_in <= 0 || n_out <= 0) return alias_kind::none;
+  if constexpr (access_traits<InIt>::known && access_traits<OutIt>::known) return alias_between(in, n_in, out, n_out);
+  else return alias_kind::none;  // unknown: not checked
+}
+
+/// A copy of n values as T (host vector or device temporary), for in-place exclusive scans.
+template <class T, class Policy, class It, class F>
+void with_copy(const char* name, const Policy& policy, It it, std::int64_t n, F&& f) {
+  if constexpr (is_host_policy<Policy>::value) {
+    (void)name;
+    std::vector<T> copy(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) copy[static_cast<std::size_t>(i)] = static_cast<T>(it[i]);
+    f(copy.data());
+  } else {
+#if ALGO_HAS_CUDA
+    cuda::temporary_buffer tmp(policy, static_cast<std::size_t>(n) * sizeof(T));
+    f(seg::copy_values_device<T>(name, policy, kernel_view(policy, it), n, tmp));
+#endif
+  }
+}
+
+// ---- the lifted segmented scan, given heads -------------------------------------------------------
+/// out[i] for i in [0, n): the scan of values within the segments that heads marks; Mode:
+/// seg::lift_plain / lift_init (inclusive, without / with a per-segment init) / lift_exclusive.
+template <int Mode, class Acc, class Policy, class Heads, class ValIt, class OutIt, class Op>
+void segmented_scan_run(const char* name, const Policy& policy, Heads heads, ValIt values, std::int64_t n, OutIt out,
+                        Op op, const Acc& init, bool in_place) {
+  using AOp = accumulate_with<Op, Acc>;
+  const auto run = [&](auto vals, bool same_position) {
+    using L = seg::lift<Acc, Heads, decltype(vals), AOp, Mode>;
+    const seg::indexed_iterator<L> in(L{heads, vals, AOp{op}, init}, 0);
+    const auto o = kernel_view(policy, out);
+    const seg::indexed_output<seg::value_writer<decltype(o)>> lifted_out(seg::value_writer<decltype(o)>{o}, 0);
+    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, same_position);
+  };
+  if (Mode == seg::lift_exclusive && in_place) {
+    // element i reads value i - 1, which the scan has already overwritten in place: scan a copy
+    with_copy<iter_value_t<ValIt>>(name, policy, values, n, [&](auto* copy) { run(copy, false); });
+  } else {
+    run(kernel_view(policy, values), in_place);
+  }
+}
+
+// ---- the generic implementations (algo::cub overloads some: detail/cub/segmented.cuh) -----------------
+/// The lifted scan over key heads (every policy; algo::cub's CUB calls in detail/cub/segmented.cuh).
+template <class Policy, bool Inclusive, class KeyIt, class ValIt, class OutIt, class Eq, class Op, class Acc>
+void scan_by_key_lifted(const Policy& policy, scan_kind<Inclusive>, KeyIt keys, ValIt values, std::int64_t n, OutIt out, Eq eq,
+                 Op op, const Acc& init, bool in_place) {
+  const auto k = kernel_view(policy, keys);
+  const seg::key_heads<decltype(k), Eq> heads{k, eq};
+  segmented_scan_run<Inclusive ? seg::lift_plain : seg::lift_exclusive, Acc>(
+      Inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", policy, heads, values, n, out, op, init, in_place);
+}
+
+/// The lifted scan with run counts; returns the number of runs.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
+std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                           ValOut values_out, Eq eq, Op op) {
+  using V = iter_value_t<ValIt>;
+  using Acc = accumulator_t<Op, V, V>;
+  using AOp = accumulate_with<Op, Acc>;
+  const auto k = kernel_view(policy, keys);
+  const auto v = kernel_view(policy, values);
+  const auto ko = kernel_view(policy, keys_out);
+  const auto vo = kernel_view(policy, values_out);
+  using Heads = seg::key_heads<decltype(k), Eq>;
+  using L = seg::lift_runs<Acc, Heads, decltype(v)>;
+  const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
+  const auto run = [&](long long* count) {
+    using W = seg::run_writer<Acc, decltype(k), Eq, decltype(ko), decltype(vo)>;
+    const seg::indexed_output<W> out(W{k, eq, ko, vo, n, count}, 0);
+    run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, false);
+  };
+  if constexpr (is_host_policy<Policy>::value) {
+    long long count = 0;
+    run(&count);
+    return count;
+  } else {
+#if ALGO_HAS_CUDA
+    cuda::temporary_buffer count(policy, sizeof(long long));
+    run(count.as<long long>());
+    return cuda::copy_to_host("reduce_by_key", count.as<long long>(), policy.stream);
+#else
+    return 0;
+#endif
+  }
+}
+
+/// out[k] = init op (segment k, in order); an empty segment gets init (as T: not converted to the
+/// accumulator and back).
+template <class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
+void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
+                      const seg::offsets_info& info, OutIt out, const Acc& init, Op op, const T& init_as_t) {
+  const char* name = "segmented_reduce";
+  const std::int64_t n = info.last - info.first;
+  const auto o = kernel_view(policy, out);
+  const auto offs = kernel_view(policy, offsets);
+  // empty segments: init
+  if constexpr (is_host_policy<Policy>::value) {
+    for (std::int64_t k = 0; k < segments; ++k)
+      if (offs[k] == offs[k + 1]) o[k] = init_as_t;
+  } else {
+#if ALGO_HAS_CUDA
+    seg::empty_segments_device(name, policy, offs, segments, o, init_as_t);
+#endif
+  }
+  if (n == 0) return;
+  using AOp = accumulate_with<Op, Acc>;
+  with_offset_heads(name, policy, offsets, segments, info, [&](auto heads) {
+    using Heads = decltype(heads);
+    const auto v = kernel_view(policy, first + info.first);
+    using L = seg::lift<Acc, Heads, decltype(v), AOp, seg::lift_init>;
+    const seg::indexed_iterator<L> in(L{heads, v, AOp{op}, init}, 0);
+    using W = seg::segment_writer<Heads, decltype(offs), decltype(o)>;
+    const seg::indexed_output<W> lifted_out(W{heads, offs, segments, info.first, n, o}, 0);
+    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, false);
+  });
+}
+
+/// The backends' entry: the lifted forms above for every policy; algo::cub overloads these with
+/// CUB's calls where CUB has them (detail/cub/segmented.cuh).
+template <class Policy, bool Inclusive, class KeyIt, class ValIt, class OutIt, class Eq, class Op, class Acc>
+void scan_by_key(const Policy& policy, scan_kind<Inclusive> kind, KeyIt keys, ValIt values, std::int64_t n, OutIt out,
+                 Eq eq, Op op, const Acc& init, bool in_place) {
+  scan_by_key_lifted(policy, kind, keys, values, n, out, eq, op, init, in_place);
+}
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
+std::int64_t reduce_by_key(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                           ValOut values_out, Eq eq, Op op) {
+  return reduce_by_key_lifted(policy, keys, values, n, keys_out, values_out, eq, op);
+}
+template <class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
+void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
+                      const seg::offsets_info& info, OutIt out, const Acc& init, Op op, const T& init_as_t) {
+  segmented_reduce_lifted(policy, first, offsets, segments, info, out, init, op, init_as_t);
+}
+
+}  // namespace detail
+}  // namespace algo
+
+#if ALGO_HAS_CUDA
+#  include "detail/cub/segmented.cuh"
+#endif
+
+namespace algo {
+namespace detail {
+
+// ---- entry points ----------------------------------------------------------------------------------
+template <int Mode, class Acc, class Policy, class KeyIt, class ValIt, class OutIt, class Eq, class Op>
+OutIt scan_by_key_entry(const char* name, const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values,
+                        OutIt out, Eq eq, Op op, const Acc& init) {
+  const std::int64_t n = checked_distance(name, keys_first, keys_last);
+  check_iterator(name, "keys", policy, keys_first, n);
+  check_iterator(name, "values", policy, values, n);
+  check_iterator(name, "output", policy, out, n);
+  if (n == 0) return out;
+  if (overlap(keys_first, n, out, n) != alias_kind::none) fail(name, "the output overlaps the keys");
+  const alias_kind va = overlap(values, n, out, n);
+  if (va == alias_kind::other) fail(name, "the output overlaps the values other than exactly (in place)");
+  detail::scan_by_key(policy, scan_kind<Mode != seg::lift_exclusive>{}, keys_first, values, n, out, eq, op, init,
+              va == alias_kind::same_position);
+  return out + n;
+}
+
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
+std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values,
+                                             KeyOut keys_out, ValOut values_out, Eq eq, Op op) {
+  const char* name = "reduce_by_key";
+  const std::int64_t n = checked_distance(name, keys_first, keys_last);
+  check_iterator(name, "keys", policy, keys_first, n);
+  check_iterator(name, "values", policy, values, n);
+  check_iterator(name, "keys output", policy, keys_out, n);
+  check_iterator(name, "values output", policy, values_out, n);
+  if (n == 0) return {keys_out, values_out};
+#if ALGO_HAS_CUDA
+  if constexpr (is_device_policy<Policy>::value) cuda::refuse_host_result_under_capture(name, policy.stream);
+#endif
+  if (overlap(keys_first, n, keys_out, n) != alias_kind::none || overlap(values, n, keys_out, n) != alias_kind::none)
+    fail(name, "the keys output overlaps an input");
+  if (overlap(keys_first, n, values_out, n) != alias_kind::none || overlap(values, n, values_out, n) != alias_kind::none)
+    fail(name, "the values output overlaps an input");
+  const std::int64_t runs = detail::reduce_by_key(policy, keys_first, values, n, keys_out, values_out, eq, op);
+  return {keys_out + runs, values_out + runs};
+}
+
+template <class Policy, class OffIt>
+std::int64_t checked_segments(const char* name, const Policy&, OffIt offsets_first, OffIt offsets_last) {
+  const std::int64_t count = checked_distance(name, offsets_first, offsets_last);
+  if (count < 1) fail(name, "needs num_segments + 1 >= 1 offsets (got an empty offsets range)");
+  return count - 1;
+}
+
+template <int Mode, class Acc, class Policy, class InIt, class OffIt, class OutIt, class Op>
+OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last,
+                           OutIt out, Op op, const Acc& init) {
+  const std::int64_t segments = checked_segments(name, policy, offsets_first, offsets_last);
+  check_iterator(name, "offsets", policy, offsets_first, segments + 1);
+  const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
+  const std::int64_t n = info.last - info.first;
+  check_iterator(name, "input", policy, first + info.first, n);
+  check_iterator(name, "output", policy, out + info.first, n);
+  if (n == 0) return out + info.last;
+  const alias_kind a = overlap(first + info.first, n, out + info.first, n);
+  if (a == alias_kind::other) fail(name, "the output overlaps the input other than exactly (in place)");
+  with_offset_heads(name, policy, offsets_first, segments, info, [&](auto heads) {
+    segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init,
+                                  a == alias_kind::same_position);
+  });
+  return out + info.last;
+}
+
+template <class Acc, class T, class Policy, class InIt, class OffIt, class OutIt, class Op>
+void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                            const T& init, Op op) {
+  const char* name = "segmented_reduce";
+  const std::int64_t segments = checked_segments(name, policy, offsets_first, offsets_last);
+  check_iterator(name, "offsets", policy, offsets_first, segments + 1);
+  check_iterator(name, "output", policy, out, segments);
+  if (segments == 0) return;
+  const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
+  const std::int64_t n = info.last - info.first;
+  check_iterator(name, "input", policy, first + info.first, n);
+  if (overlap(first + info.first, n, out, segments) != alias_kind::none) fail(name, "the output overlaps the input");
+  detail::segmented_reduce(policy, first, offsets_first, segments, info, out, static_cast<Acc>(init), op, init);
+}
+
+}  // namespace detail
+
+// ---- inclusive_scan_by_key --------------------------------------------------------------------------
+/// out[i] = values[s] op ... op values[i], s the first position of i's run of equal keys; in the
+/// values' type (as inclusive_scan without init).
+template <class Policy, class KeyIt, class ValIt, class OutIt, class Eq, class Op, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
+                            Eq key_equal, Op op) {
+  using V = detail::iter_value_t<ValIt>;
+  return detail::scan_by_key_entry<detail::seg::lift_plain, V>("inclusive_scan_by_key", policy, keys_first, keys_last,
+                                                               values_first, out, key_equal, op, V{});
+}
+template <class Policy, class KeyIt, class ValIt, class OutIt, class Eq, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
+                            Eq key_equal) {
+  return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, key_equal, plus<>{});
+}
+template <class Policy, class KeyIt, class ValIt, class OutIt, detail::enable_policy<Policy> = 0>
+OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out) {
+  return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, equal_to<>{}, plus<>{});
+}
+
+// ---- exclusive_scan_by_key --------------------------------------------------------------------------
+/// out[i] = init for the first element of a run, else init op values[s] op ... op values[i-1];
+/// accumulated in the type op(init, value) returns (Thrust's and CUB's rule).
+template <class Policy, class KeyIt, class ValIt, class OutIt, class T, class Eq, class Op, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
+                            T init, Eq key_equal, Op op) {
+  detail::check_fold<Op, T, ValIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<ValIt>>;
+  return detail::scan_by_key_entry<detail::seg::lift_exclusive, Acc>("exclusive_scan_by_key", policy, keys_first,
+                                                                     keys_last, values_first, out, key_equal, op,
+                                                                     static_cast<Acc>(init));
+}
+template <class Policy, class KeyIt, class ValIt, class OutIt, class T, class Eq, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
+                            T init, Eq key_equal) {
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, init, key_equal, plus<>{});
+}
+template <class Policy, class KeyIt, class ValIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
+                            T init) {
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, init, equal_to<>{}, plus<>{});
+}
+/// Thrust's form without init: the values' T{}.
+template <class Policy, class KeyIt, class ValIt, class OutIt, detail::enable_policy<Policy> = 0>
+OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out) {
+  using V = detail::iter_value_t<ValIt>;
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, V{}, equal_to<>{}, plus<>{});
+}
+
+// ---- reduce_by_key ----------------------------------------------------------------------------------
+/// One output per run of equal keys: the run's first key and the op-fold of its values in order
+/// (in the type op(value, value) returns). Returns the ends of both outputs, as Thrust.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op,
+          detail::enable_policy<Policy> = 0>
+std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                                        KeyOut keys_out, ValOut values_out, Eq key_equal, Op op) {
+  return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, key_equal, op);
+}
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, detail::enable_policy<Policy> = 0>
+std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                                        KeyOut keys_out, ValOut values_out, Eq key_equal) {
+  return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, key_equal, plus<>{});
+}
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, detail::enable_policy<Policy> = 0>
+std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                                        KeyOut keys_out, ValOut values_out) {
+  return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, equal_to<>{},
+                                     plus<>{});
+}
+
+// ---- segmented_reduce --------------------------------------------------------------------------------
+/// out[k] = init op first[offsets[k]] op ... op first[offsets[k+1] - 1], left to right; an empty
+/// segment gets init. Accumulated in the type op(init, value) returns, stored as T.
+template <class Policy, class InIt, class OffIt, class OutIt, class T, class Op, detail::enable_policy<Policy> = 0>
+void segmented_reduce(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init, Op op) {
+  detail::check_fold<Op, T, InIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
+  detail::segmented_reduce_entry<Acc>(policy, first, offsets_first, offsets_last, out, init, op);
+}
+template <class Policy, class InIt, class OffIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
+void segmented_reduce(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init) {
+  segmented_reduce(policy, first, offsets_first, offsets_last, out, init, plus<>{});
+}
+
+// ---- segmented_inclusive_scan / segmented_exclusive_scan ----------------------------------------------
+/// Within each segment, out[i] = first[offsets[k]] op ... op first[i] (with init: init op ...).
+/// Positions outside [offsets[0], offsets[S]) are not written; returns out + offsets[S].
+template <class Policy, class InIt, class OffIt, class OutIt, class Op, detail::enable_policy<Policy> = 0>
+OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, Op op) {
+  using V = detail::iter_value_t<InIt>;
+  return detail::segmented_scan_entry<detail::seg::lift_plain, V>("segmented_inclusive_scan", policy, first,
+                                                                  offsets_first, offsets_last, out, op, V{});
+}
+template <class Policy, class InIt, class OffIt, class OutIt, detail::enable_policy<Policy> = 0>
+OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out) {
+  return segmented_inclusive_scan(policy, first, offsets_first, offsets_last, out, plus<>{});
+}
+template <class Policy, class InIt, class OffIt, class OutIt, class Op, class T, detail::enable_policy<Policy> = 0>
+OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, Op op,
+                               T init) {
+  detail::check_fold<Op, T, InIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
+  return detail::segmented_scan_entry<detail::seg::lift_init, Acc>("segmented_inclusive_scan", policy, first,
+                                                                   offsets_first, offsets_last, out, op,
+                                                                   static_cast<Acc>(init));
+}
+/// Within each segment, out[i] = init for its first element, else init op first[offsets[k]] op
+/// ... op first[i-1].
+template <class Policy, class InIt, class OffIt, class OutIt, class T, class Op, detail::enable_policy<Policy> = 0>
+OutIt segmented_exclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init,
+                               Op op) {
+  detail::check_fold<Op, T, InIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
+  return detail::segmented_scan_entry<detail::seg::lift_exclusive, Acc>("segmented_exclusive_scan", policy, first,
+                                                                        offsets_first, offsets_last, out, op,
+                                                                        static_cast<Acc>(init));
+}
+template <class Policy, class InIt, class OffIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
+OutIt segmented_exclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init) {
+  return segmented_exclusive_scan(policy, first, offsets_first, offsets_last, out, init, plus<>{});
+}
+
+}  // namespace algo
