@@ -1,0 +1,835 @@
+// Device checks of the segmented and by-key algorithms (<algo/segmented.hpp>, issue 12), shared by
+// test_cuda_segmented.cu, test_cuda_segmented_strategies.cu and test_cub_segmented.cu. Each check
+// takes the policy as an argument and is templated on the value types (the caller picks: nvcc is
+// slow, instantiate only what is tested).
+//
+//   check_by_key<WithThrust, Deterministic, V...>(policy)
+//                                     inclusive / exclusive_scan_by_key, reduce_by_key: every
+//                                     overload, sizes around the tiles, every layout; against the
+//                                     host reference and (WithThrust) thrust::*_by_key(thrust::device)
+//   check_segmented<Deterministic, V...>(policy)
+//                                     segmented_reduce / inclusive / exclusive scan over device
+//                                     offsets (int64 and int32) not starting at 0; the host reference
+//   check_fancy(policy)               counting / transform inputs, transform_output / discard outputs,
+//                                     uniform_offsets, thrust::device_vector storage
+//   check_key_equal(policy)           keys equal modulo 10 (against thrust and the host)
+//   check_accumulators(policy)        uint8 -> int32 (values' type), float + double init, int32 + int64 init
+//   check_in_place(policy)            out == values for both scans by key and the segmented scans
+//   check_bad_input(policy)           decreasing device offsets, keys_last < keys_first, overlaps
+//   check_large_*(policy)             [large]: past 2^31 elements with fancy inputs
+//
+// Value types: int32 (plus, and (a, b) -> b where order shows), float (plus, within a tolerance;
+// Deterministic: twice, bit for bit), mat2i (2x2 matrix product: non-commutative, exact).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/transform_reduce.h>
+
+#include <algo/algo.hpp>
+
+#include "catch.hpp"
+#include "device_checks.cuh"
+#include "segmented_ref.hpp"
+
+namespace seg_test {
+
+using namespace algo_test;
+using namespace algo_test::seg;
+
+// ==== what each value type is tested with ========================================================
+template <class V>
+struct vspec;
+template <>
+struct vspec<std::int32_t> {
+  using op = algo::plus<>;
+  static constexpr bool plus = true;
+};
+template <>
+struct vspec<float> {
+  using op = algo::plus<>;
+  static constexpr bool plus = true;
+};
+template <>
+struct vspec<double> {
+  using op = algo::plus<>;
+  static constexpr bool plus = true;
+};
+template <>
+struct vspec<mat2i> {
+  using op = mat2_mul;
+  static constexpr bool plus = false;
+};
+
+/// Host references accumulate floats in double.
+template <class V>
+using rt = std::conditional_t<std::is_same<V, float>::value, double, V>;
+
+/// The value whose bytes are all device_buffer's sentinel (what an unwritten element reads as).
+template <class V>
+V sentinel_value() {
+  V v;
+  std::memset(static_cast<void*>(&v), sentinel_byte, sizeof(V));
+  return v;
+}
+
+/// True when h[from..] are all sentinel bytes.
+template <class V>
+bool unwritten_from(const std::vector<V>& h, std::size_t from) {
+  for (std::size_t i = from; i < h.size(); ++i) {
+    const auto* b = reinterpret_cast<const unsigned char*>(&h[i]);
+    for (std::size_t j = 0; j < sizeof(V); ++j)
+      if (b[j] != sentinel_byte) return false;
+  }
+  return true;
+}
+
+/// Bit-for-bit equality (float results run twice).
+template <class V>
+bool same_bits(const std::vector<V>& a, const std::vector<V>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(V)) == 0);
+}
+
+template <class V>
+std::vector<V> prefix(const std::vector<V>& v, std::size_t k) {
+  return std::vector<V>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k < v.size() ? k : v.size()));
+}
+
+template <class V, class R>
+std::vector<V> narrow_to(const std::vector<R>& r) {
+  return convert<V>(r);
+}
+
+/// Sizes at and around the tiles (2048-8192 elements) and past a million.
+inline std::vector<std::int64_t> seg_sizes() {
+  std::vector<std::int64_t> s{1, 4095, 4096, 4097, 8193, 100000, (std::int64_t(1) << 20) + 3};
+  if (small_run()) s = {1, 4095, 4096, 4097, 8193, 20000};
+  return s;
+}
+
+/// Offsets for the device checks: `l` moved right by 3 over an input of l.size() + 5 elements
+/// (positions 0..2 and the last two must stay unwritten).
+inline std::vector<std::int64_t> shifted3(const layout& l) {
+  std::vector<std::int64_t> o = l.offsets;
+  for (auto& x : o) x += 3;
+  return o;
+}
+
+/// Keys from an index: i / length (runs of `length`, the last one shorter).
+struct key_of_index {
+  std::int64_t length;
+  ALGO_HD std::int32_t operator()(std::int64_t i) const { return static_cast<std::int32_t>(i / length); }
+};
+
+/// REQUIREs that f() throws algo::error naming algo::<algorithm>.
+template <class F>
+void require_error(const char* algorithm, F&& f) {
+  INFO("expected algo::error naming algo::" << algorithm);
+  std::string msg = "(no exception)";
+  bool thrown = false;
+  try {
+    f();
+  } catch (const algo::error& e) {
+    thrown = true;
+    msg = e.what();
+  } catch (const std::exception& e) {
+    msg = std::string("another exception: ") + e.what();
+  }
+  INFO("message: " << msg);
+  REQUIRE(thrown);
+  CHECK(msg.find(std::string("algo::") + algorithm) != std::string::npos);
+}
+
+// ==== scans by key and reduce_by_key ===============================================================
+/// Every by-key overload on one layout of n elements of V.
+template <bool WithThrust, bool Deterministic, class V, class Policy>
+void check_by_key_one(const Policy& policy, const layout& l, std::uint64_t seed) {
+  using Op = typename vspec<V>::op;
+  using R = rt<V>;
+  const std::int64_t n = l.size();
+  const auto un = static_cast<std::size_t>(n);
+  INFO("policy " << policy_name<Policy>() << ", values " << type_name_v<V> << ", n = " << n << ", layout: " << l.name
+                 << ", seed = " << seed);
+  const algo::equal_to<> eq;
+  const Op op{};
+  const auto h_k = by_key_keys(l, seed);
+  const auto h_v = random_vector<V>(un, seed + 1);
+  const V init = random_scalar<V>(seed + 2);
+  device_buffer<std::int32_t> k(h_k);
+  device_buffer<V> v(h_v), out(un), want(un);
+
+  std::vector<double> sc, sc_init;
+  if constexpr (std::is_floating_point<V>::value) {
+    sc = by_key_scale(h_k, h_v, eq);
+    sc_init = by_key_scale(h_k, h_v, eq, std::fabs(static_cast<double>(init)));
+  }
+  const std::vector<double>* psc = sc.empty() ? nullptr : &sc;
+  const std::vector<double>* psc_init = sc_init.empty() ? nullptr : &sc_init;
+
+  // ---- inclusive_scan_by_key(eq, op) ---------------------------------------------------------
+  {
+    INFO("variant: inclusive_scan_by_key(policy, k, k + n, v, out, eq, op)");
+    const auto ref = narrow_to<V>(ref_inclusive_scan_by_key<R>(h_k, h_v, eq, op));
+    CHECK(algo::inclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), eq, op) == out.end());
+    const auto got = out.download();
+    expect_equal("vs host", got, ref, psc);
+    CHECK(out.guard_intact());
+    if constexpr (WithThrust) {
+      thrust::inclusive_scan_by_key(thrust::device, k.begin(), k.end(), v.begin(), want.begin(), thrust::equal_to<std::int32_t>{}, op);
+      expect_equal("vs thrust::inclusive_scan_by_key", got, want.download(), psc);
+    }
+    if constexpr (Deterministic) {
+      out.fill_sentinel();
+      algo::inclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), eq, op);
+      CHECK(same_bits(out.download(), got));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: inclusive_scan_by_key(policy, k, k + n, v, out) (defaults)");
+      out.fill_sentinel();
+      CHECK(algo::inclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin()) == out.end());
+      expect_equal("vs host", out.download(), ref, psc);
+    }
+  }
+  // ---- exclusive_scan_by_key(init, eq, op) ---------------------------------------------------
+  {
+    INFO("variant: exclusive_scan_by_key(policy, k, k + n, v, out, init, eq, op)");
+    const auto ref = narrow_to<V>(ref_exclusive_scan_by_key<R>(h_k, h_v, static_cast<R>(init), eq, op));
+    out.fill_sentinel();
+    CHECK(algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), init, eq, op) == out.end());
+    const auto got = out.download();
+    expect_equal("vs host", got, ref, psc_init);
+    CHECK(out.guard_intact());
+    if constexpr (WithThrust) {
+      thrust::exclusive_scan_by_key(thrust::device, k.begin(), k.end(), v.begin(), want.begin(), init,
+                                    thrust::equal_to<std::int32_t>{}, op);
+      expect_equal("vs thrust::exclusive_scan_by_key", got, want.download(), psc_init);
+    }
+    if constexpr (Deterministic) {
+      out.fill_sentinel();
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), init, eq, op);
+      CHECK(same_bits(out.download(), got));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: exclusive_scan_by_key(policy, k, k + n, v, out) (init V{}) and (.., init)");
+      out.fill_sentinel();
+      CHECK(algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin()) == out.end());
+      expect_equal("vs host", out.download(), narrow_to<V>(ref_exclusive_scan_by_key<R>(h_k, h_v, R{}, eq, op)), psc);
+      out.fill_sentinel();
+      CHECK(algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), init) == out.end());
+      expect_equal("vs host", out.download(), ref, psc_init);
+    }
+  }
+  // ---- reduce_by_key(eq, op) ----------------------------------------------------------------------
+  {
+    INFO("variant: reduce_by_key(policy, k, k + n, v, keys_out, values_out, eq, op)");
+    const auto ref = ref_reduce_by_key<R>(h_k, h_v, eq, op);
+    const auto ref_v = narrow_to<V>(ref.second);
+    const std::size_t runs = ref.first.size();
+    std::vector<double> rsc;
+    if constexpr (std::is_floating_point<V>::value) {
+      std::vector<std::int64_t> ro{0};
+      for (std::size_t i = 1; i <= un; ++i)
+        if (i == un || h_k[i] != h_k[i - 1]) ro.push_back(static_cast<std::int64_t>(i));
+      rsc = segment_sums_scale(h_v, ro);
+    }
+    const std::vector<double>* prsc = rsc.empty() ? nullptr : &rsc;
+    device_buffer<std::int32_t> ko(un);
+    device_buffer<V> vo(un);
+    auto r = algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), eq, op);
+    REQUIRE(static_cast<std::size_t>(r.first - ko.begin()) == runs);
+    REQUIRE(static_cast<std::size_t>(r.second - vo.begin()) == runs);
+    const auto got_k = ko.download();
+    const auto got_v = vo.download();
+    expect_equal("keys vs host", prefix(got_k, runs), ref.first);
+    expect_equal("values vs host", prefix(got_v, runs), ref_v, prsc);
+    CHECK(unwritten_from(got_k, runs));
+    CHECK(unwritten_from(got_v, runs));
+    CHECK(ko.guard_intact());
+    CHECK(vo.guard_intact());
+    if constexpr (WithThrust) {
+      device_buffer<std::int32_t> tk(un);
+      device_buffer<V> tv(un);
+      auto t = thrust::reduce_by_key(thrust::device, k.begin(), k.end(), v.begin(), tk.begin(), tv.begin(),
+                                     thrust::equal_to<std::int32_t>{}, op);
+      CHECK(static_cast<std::size_t>(t.first - tk.begin()) == runs);
+      expect_equal("values vs thrust::reduce_by_key", prefix(got_v, runs), prefix(tv.download(), runs), prsc);
+    }
+    if constexpr (Deterministic) {
+      vo.fill_sentinel();
+      algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), eq, op);
+      CHECK(same_bits(vo.download(), got_v));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: reduce_by_key(policy, k, k + n, v, keys_out, values_out) (defaults)");
+      ko.fill_sentinel();
+      vo.fill_sentinel();
+      auto r2 = algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin());
+      REQUIRE(static_cast<std::size_t>(r2.second - vo.begin()) == runs);
+      expect_equal("keys vs host", prefix(ko.download(), runs), ref.first);
+      expect_equal("values vs host", prefix(vo.download(), runs), ref_v, prsc);
+    }
+  }
+  if constexpr (std::is_same<V, std::int32_t>::value) {
+    INFO("variant: reduce_by_key(.., eq, (a, b) -> b), exclusive_scan_by_key(.., init, eq, (a, b) -> b)");
+    device_buffer<std::int32_t> ko(un), vo(un);
+    auto r = algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), eq, take_right{});
+    const auto ref = ref_reduce_by_key<std::int32_t>(h_k, h_v, eq, take_right{});
+    REQUIRE(static_cast<std::size_t>(r.second - vo.begin()) == ref.second.size());
+    expect_equal("each run's last value", prefix(vo.download(), ref.second.size()), ref.second);
+    out.fill_sentinel();
+    algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), init, eq, take_right{});
+    expect_equal("init, then the previous value", out.download(),
+                 ref_exclusive_scan_by_key<std::int32_t>(h_k, h_v, init, eq, take_right{}));
+  }
+  require_device_ok("end of check_by_key_one");
+}
+
+/// check_by_key_one for each V, each size, each layout. WithThrust: also against thrust::*_by_key;
+/// Deterministic: float results run twice must agree bit for bit.
+template <bool WithThrust, bool Deterministic, class... Vs, class Policy>
+void check_by_key(const Policy& policy, std::uint64_t seed = 1) {
+  auto one_type = [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    for (std::int64_t n : seg_sizes())
+      for (const layout& l : standard_layouts(n, case_seed<V>(seed, n)))
+        check_by_key_one<WithThrust, Deterministic && std::is_floating_point<V>::value, V>(policy, l, case_seed<V>(seed + 7, n));
+  };
+  (one_type(type_tag<Vs>{}), ...);
+}
+
+// ==== segmented (offsets) ===========================================================================
+/// Every segmented overload on one layout (shifted by 3, over l.size() + 5 elements) of V.
+template <bool Deterministic, class V, class Policy>
+void check_segmented_one(const Policy& policy, const layout& l, std::uint64_t seed) {
+  using Op = typename vspec<V>::op;
+  using R = rt<V>;
+  const Op op{};
+  const std::int64_t n = l.size() + 5;
+  const auto un = static_cast<std::size_t>(n);
+  INFO("policy " << policy_name<Policy>() << ", values " << type_name_v<V> << ", " << l.size()
+                 << " elements in segments from position 3 of " << n << ", layout: " << l.name << " (" << l.segments()
+                 << " segments), seed = " << seed);
+  const auto h_o = shifted3(l);
+  const auto h_o32 = offsets_as<std::int32_t>(h_o);
+  const auto segs = static_cast<std::size_t>(l.segments());
+  const auto h_x = random_vector<V>(un, seed);
+  const V init = random_scalar<V>(seed + 1);
+  device_buffer<V> x(h_x), out(un), red(segs);
+  device_buffer<std::int64_t> o(h_o);
+  device_buffer<std::int32_t> o32(h_o32);
+  const std::vector<R> base(un, static_cast<R>(sentinel_value<V>()));
+  const std::vector<V> vbase(un, sentinel_value<V>());
+  const auto end_ix = static_cast<std::ptrdiff_t>(h_o.back());
+
+  std::vector<double> sc, sc_init, rsc;
+  if constexpr (std::is_floating_point<V>::value) {
+    sc = segmented_scale(h_x, h_o, un);
+    sc_init = segmented_scale(h_x, h_o, un, std::fabs(static_cast<double>(init)));
+    rsc = segment_sums_scale(h_x, h_o, std::fabs(static_cast<double>(init)));
+  }
+  const std::vector<double>* psc = sc.empty() ? nullptr : &sc;
+  const std::vector<double>* psc_init = sc_init.empty() ? nullptr : &sc_init;
+  const std::vector<double>* prsc = rsc.empty() ? nullptr : &rsc;
+  // the sentinel positions compare as exact copies (the reference keeps the sentinel there)
+  auto ref_scan = [&](const std::vector<R>& r) {
+    std::vector<V> w = narrow_to<V>(r);
+    for (std::size_t i = 0; i < un; ++i)
+      if (static_cast<std::int64_t>(i) < h_o.front() || static_cast<std::int64_t>(i) >= h_o.back()) w[i] = vbase[i];
+    return w;
+  };
+  auto check_outside = [&](const std::vector<V>& got) {
+    std::vector<V> outside;
+    for (std::size_t i = 0; i < un; ++i)
+      if (static_cast<std::int64_t>(i) < h_o.front() || static_cast<std::int64_t>(i) >= h_o.back()) outside.push_back(got[i]);
+    CHECK(unwritten_from(outside, 0));
+  };
+
+  // ---- segmented_reduce ------------------------------------------------------------------------
+  {
+    INFO("variant: segmented_reduce(policy, x, offsets (int64), out, init, op)");
+    const auto ref = narrow_to<V>(ref_segmented_reduce<R>(h_x, h_o, static_cast<R>(init), op));
+    algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init, op);
+    const auto got = red.download();
+    expect_equal("vs host", got, ref, prsc);
+    CHECK(red.guard_intact());
+    if constexpr (Deterministic) {
+      red.fill_sentinel();
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init, op);
+      CHECK(same_bits(red.download(), got));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: segmented_reduce(policy, x, offsets (int32), out, init)");
+      red.fill_sentinel();
+      algo::segmented_reduce(policy, x.begin(), o32.begin(), o32.end(), red.begin(), init);
+      expect_equal("vs host", red.download(), ref, prsc);
+    }
+  }
+  if constexpr (std::is_same<V, std::int32_t>::value) {
+    INFO("variant: segmented_reduce(policy, x, offsets, out, init, (a, b) -> b): each segment's last value");
+    red.fill_sentinel();
+    algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init, take_right{});
+    expect_equal("vs host", red.download(), ref_segmented_reduce<std::int32_t>(h_x, h_o, init, take_right{}));
+  }
+  // ---- segmented_inclusive_scan ------------------------------------------------------------------
+  {
+    INFO("variant: segmented_inclusive_scan(policy, x, offsets, out, op)");
+    const auto ref = ref_scan(ref_segmented_inclusive_scan<R>(h_x, h_o, op, base));
+    CHECK(algo::segmented_inclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), op) == out.begin() + end_ix);
+    const auto got = out.download();
+    expect_equal("vs host", got, ref, psc);
+    check_outside(got);
+    CHECK(out.guard_intact());
+    if constexpr (Deterministic) {
+      out.fill_sentinel();
+      algo::segmented_inclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), op);
+      CHECK(same_bits(out.download(), got));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: segmented_inclusive_scan(policy, x, offsets (int32), out)");
+      out.fill_sentinel();
+      CHECK(algo::segmented_inclusive_scan(policy, x.begin(), o32.begin(), o32.end(), out.begin()) == out.begin() + end_ix);
+      expect_equal("vs host", out.download(), ref, psc);
+    }
+  }
+  {
+    INFO("variant: segmented_inclusive_scan(policy, x, offsets, out, op, init)");
+    const auto ref = ref_scan(ref_segmented_inclusive_scan<R>(h_x, h_o, op, static_cast<R>(init), base));
+    out.fill_sentinel();
+    CHECK(algo::segmented_inclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), op, init) == out.begin() + end_ix);
+    const auto got = out.download();
+    expect_equal("vs host", got, ref, psc_init);
+    check_outside(got);
+    CHECK(out.guard_intact());
+  }
+  // ---- segmented_exclusive_scan ------------------------------------------------------------------
+  {
+    INFO("variant: segmented_exclusive_scan(policy, x, offsets, out, init, op)");
+    const auto ref = ref_scan(ref_segmented_exclusive_scan<R>(h_x, h_o, static_cast<R>(init), op, base));
+    out.fill_sentinel();
+    CHECK(algo::segmented_exclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), init, op) == out.begin() + end_ix);
+    const auto got = out.download();
+    expect_equal("vs host", got, ref, psc_init);
+    check_outside(got);
+    CHECK(out.guard_intact());
+    if constexpr (Deterministic) {
+      out.fill_sentinel();
+      algo::segmented_exclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), init, op);
+      CHECK(same_bits(out.download(), got));
+    }
+    if constexpr (vspec<V>::plus) {
+      INFO("variant: segmented_exclusive_scan(policy, x, offsets (int32), out, init)");
+      out.fill_sentinel();
+      CHECK(algo::segmented_exclusive_scan(policy, x.begin(), o32.begin(), o32.end(), out.begin(), init) == out.begin() + end_ix);
+      expect_equal("vs host", out.download(), ref, psc_init);
+    }
+  }
+  require_device_ok("end of check_segmented_one");
+}
+
+/// check_segmented_one for each V, each size, each layout (Deterministic: as check_by_key).
+template <bool Deterministic, class... Vs, class Policy>
+void check_segmented(const Policy& policy, std::uint64_t seed = 2) {
+  auto one_type = [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    for (std::int64_t n : seg_sizes())
+      for (const layout& l : standard_layouts(n, case_seed<V>(seed, n)))
+        check_segmented_one<Deterministic && std::is_floating_point<V>::value, V>(policy, l, case_seed<V>(seed + 7, n));
+  };
+  (one_type(type_tag<Vs>{}), ...);
+}
+
+// ==== fancy iterators and thrust::device_vector ========================================================
+/// int32 values from a counting + transform iterator; keys from a counting + transform iterator
+/// (runs of L); outputs through a transform_output_iterator, a discard_iterator; uniform_offsets;
+/// thrust::device_vector storage.
+template <class Policy>
+void check_fancy(const Policy& policy) {
+  const algo::equal_to<> eq;
+  for (std::int64_t n : {std::int64_t(4097), std::int64_t(100000), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    for (std::int64_t L : {std::int64_t(1), std::int64_t(32), std::int64_t(1000), std::int64_t(8193)}) {
+      INFO("policy " << policy_name<Policy>() << ", n = " << n << ", runs / segments of " << L);
+      const auto un = static_cast<std::size_t>(n);
+      const std::uint64_t seed = 900 + static_cast<std::uint64_t>(n + L);
+      auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), key_of_index{L});
+      auto vals = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), hashed_value<std::int32_t>{seed});
+      std::vector<std::int32_t> h_k(un);
+      for (std::size_t i = 0; i < un; ++i) h_k[i] = key_of_index{L}(static_cast<std::int64_t>(i));
+      const auto h_v = hashed_vector<std::int32_t>(un, seed);
+      device_buffer<std::int32_t> out(un);
+
+      {
+        INFO("variant: inclusive_scan_by_key(fancy keys, fancy values, transform_output_iterator)");
+        auto d_first = thrust::make_transform_output_iterator(out.begin(), flip{});
+        auto r = algo::inclusive_scan_by_key(policy, keys, keys + n, vals, d_first);
+        CHECK(r - d_first == n);
+        expect_equal("vs host", out.download(), map(ref_inclusive_scan_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{}), flip{}));
+        CHECK(out.guard_intact());
+      }
+      {
+        INFO("variant: exclusive_scan_by_key(fancy keys, fancy values, discard_iterator, init)");
+        auto d_first = thrust::make_discard_iterator();
+        auto r = algo::exclusive_scan_by_key(policy, keys, keys + n, vals, d_first, 5);
+        CHECK(r - d_first == n);
+        require_device_ok("after the scan into a discard_iterator");
+      }
+      {
+        INFO("variant: reduce_by_key(fancy keys, fancy values, discard_iterator keys, values)");
+        const auto ref = ref_reduce_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{});
+        out.fill_sentinel();
+        auto kd = thrust::make_discard_iterator();
+        auto r = algo::reduce_by_key(policy, keys, keys + n, vals, kd, out.begin());
+        REQUIRE(static_cast<std::size_t>(r.first - kd) == ref.second.size());
+        REQUIRE(static_cast<std::size_t>(r.second - out.begin()) == ref.second.size());
+        const auto got = out.download();
+        expect_equal("vs host", prefix(got, ref.second.size()), ref.second);
+        CHECK(unwritten_from(got, ref.second.size()));
+      }
+      {
+        INFO("variant: segmented_reduce / inclusive / exclusive scan (fancy values, uniform_offsets(L), transform_output_iterator)");
+        const std::int64_t S = n / L;  // the last n % L elements are in no segment
+        const auto uo = algo::uniform_offsets(L);
+        std::vector<std::int64_t> h_o;
+        for (std::int64_t s = 0; s <= S; ++s) h_o.push_back(s * L);
+        device_buffer<std::int32_t> red(static_cast<std::size_t>(S));
+        algo::segmented_reduce(policy, vals, uo, uo + (S + 1), thrust::make_transform_output_iterator(red.begin(), flip{}), -9);
+        expect_equal("segmented_reduce vs host", red.download(), map(ref_segmented_reduce<std::int32_t>(h_v, h_o, -9, algo::plus<>{}), flip{}));
+        CHECK(red.guard_intact());
+        const std::vector<std::int32_t> base(un, sentinel_value<std::int32_t>());
+        out.fill_sentinel();
+        auto d_first = thrust::make_transform_output_iterator(out.begin(), flip{});
+        auto r = algo::segmented_inclusive_scan(policy, vals, uo, uo + (S + 1), d_first, algo::plus<>{}, 11);
+        CHECK(r - d_first == S * L);
+        auto want = ref_segmented_inclusive_scan<std::int32_t>(h_v, h_o, algo::plus<>{}, 11, base);
+        for (std::int64_t i = 0; i < S * L; ++i) want[static_cast<std::size_t>(i)] = flip{}(want[static_cast<std::size_t>(i)]);
+        expect_equal("segmented_inclusive_scan vs host", out.download(), want);
+        out.fill_sentinel();
+        CHECK(algo::segmented_exclusive_scan(policy, vals, uo, uo + (S + 1), out.begin(), 11) == out.begin() + S * L);
+        expect_equal("segmented_exclusive_scan vs host", out.download(),
+                     ref_segmented_exclusive_scan<std::int32_t>(h_v, h_o, 11, algo::plus<>{}, base));
+      }
+      {
+        INFO("variant: thrust::device_vector keys, values, outputs and offsets");
+        thrust::device_vector<std::int32_t> dk(h_k.begin(), h_k.end()), dv(h_v.begin(), h_v.end()), dout(un), dko(un), dvo(un);
+        auto r = algo::inclusive_scan_by_key(policy, dk.begin(), dk.end(), dv.begin(), dout.begin());
+        CHECK(r == dout.end());
+        std::vector<std::int32_t> got(un);
+        thrust::copy(dout.begin(), dout.end(), got.begin());
+        expect_equal("inclusive_scan_by_key vs host", got, ref_inclusive_scan_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{}));
+        auto rr = algo::reduce_by_key(policy, dk.begin(), dk.end(), dv.begin(), dko.begin(), dvo.begin());
+        const auto ref = ref_reduce_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{});
+        REQUIRE(static_cast<std::size_t>(rr.first - dko.begin()) == ref.first.size());
+        std::vector<std::int32_t> gk(ref.first.size()), gv(ref.first.size());
+        thrust::copy(dko.begin(), dko.begin() + static_cast<std::ptrdiff_t>(gk.size()), gk.begin());
+        thrust::copy(dvo.begin(), dvo.begin() + static_cast<std::ptrdiff_t>(gv.size()), gv.begin());
+        expect_equal("reduce_by_key keys vs host", gk, ref.first);
+        expect_equal("reduce_by_key values vs host", gv, ref.second);
+        const layout lay = random_layout(n, 3 * L, seed + 5);
+        thrust::device_vector<std::int64_t> doff(lay.offsets.begin(), lay.offsets.end());
+        thrust::device_vector<std::int32_t> dred(static_cast<std::size_t>(lay.segments()));
+        algo::segmented_reduce(policy, dv.begin(), doff.begin(), doff.end(), dred.begin(), 3);
+        std::vector<std::int32_t> gr(dred.size());
+        thrust::copy(dred.begin(), dred.end(), gr.begin());
+        expect_equal("segmented_reduce vs host", gr, ref_segmented_reduce<std::int32_t>(h_v, lay.offsets, 3, algo::plus<>{}));
+        auto re = algo::segmented_exclusive_scan(policy, dv.begin(), doff.begin(), doff.end(), dout.begin(), 3);
+        CHECK(re == dout.end());
+        thrust::copy(dout.begin(), dout.end(), got.begin());
+        expect_equal("segmented_exclusive_scan vs host", got,
+                     ref_segmented_exclusive_scan<std::int32_t>(h_v, lay.offsets, 3, algo::plus<>{}, h_v));
+      }
+      require_device_ok("end of check_fancy");
+    }
+  }
+}
+
+// ==== custom key_equal ==============================================================================
+/// Keys equal modulo 10 (the raw keys vary inside a run): scans and reduce_by_key against thrust
+/// and the host; reduce_by_key writes each run's first raw key.
+template <class Policy>
+void check_key_equal(const Policy& policy) {
+  const equal_mod10 eq;
+  for (std::int64_t n : {std::int64_t(4097), std::int64_t(100000), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    for (const layout& l : {random_layout(n, 8, 950), random_layout(n, 3000, 951), giant_layout(n), ones_layout(n)}) {
+      INFO("policy " << policy_name<Policy>() << ", n = " << n << ", layout: " << l.name);
+      const auto un = static_cast<std::size_t>(n);
+      const auto h_k = mod10_keys(l, 952 + un);
+      const auto h_v = random_vector<std::int32_t>(un, 953 + un);
+      device_buffer<std::int32_t> k(h_k), v(h_v), out(un), want(un), ko(un), vo(un), tko(un), tvo(un);
+      CHECK(algo::inclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), eq) == out.end());
+      const auto got = out.download();
+      expect_equal("inclusive_scan_by_key vs host", got, ref_inclusive_scan_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{}));
+      thrust::inclusive_scan_by_key(thrust::device, k.begin(), k.end(), v.begin(), want.begin(), eq);
+      expect_equal("inclusive_scan_by_key vs thrust", got, want.download());
+      out.fill_sentinel();
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin(), -4, eq, take_right{});
+      expect_equal("exclusive_scan_by_key((a, b) -> b) vs host", out.download(),
+                   ref_exclusive_scan_by_key<std::int32_t>(h_k, h_v, -4, eq, take_right{}));
+      const auto ref = ref_reduce_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{});
+      auto r = algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), eq);
+      REQUIRE(static_cast<std::size_t>(r.first - ko.begin()) == ref.first.size());
+      REQUIRE(static_cast<std::size_t>(r.second - vo.begin()) == ref.first.size());
+      expect_equal("reduce_by_key keys (each run's first raw key) vs host", prefix(ko.download(), ref.first.size()), ref.first);
+      expect_equal("reduce_by_key values vs host", prefix(vo.download(), ref.first.size()), ref.second);
+      auto t = thrust::reduce_by_key(thrust::device, k.begin(), k.end(), v.begin(), tko.begin(), tvo.begin(), eq);
+      CHECK(static_cast<std::size_t>(t.first - tko.begin()) == ref.first.size());
+      expect_equal("reduce_by_key keys vs thrust", prefix(ko.download(), ref.first.size()), prefix(tko.download(), ref.first.size()));
+      require_device_ok("end of check_key_equal");
+    }
+  }
+}
+
+// ==== accumulator types ===============================================================================
+/// uint8 values -> int32 output: inclusive_scan_by_key accumulates in uint8 (wrapping), as thrust;
+/// float values with a double init: exclusive_scan_by_key accumulates in double (exact here, not
+/// in float); int32 values near 2^30 with an int64 init: every segmented form and
+/// exclusive_scan_by_key accumulate in int64.
+template <class Policy>
+void check_accumulators(const Policy& policy) {
+  const algo::equal_to<> eq;
+  for (std::int64_t n : {std::int64_t(8193), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    INFO("policy " << policy_name<Policy>() << ", n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const layout l = random_layout(n, 3000, 960);
+    const auto h_k = by_key_keys(l, 961);
+    device_buffer<std::int32_t> k(h_k);
+    {
+      INFO("inclusive_scan_by_key: uint8 values, int32 output");
+      const auto h_v = random_vector<std::uint8_t>(un, 962);
+      device_buffer<std::uint8_t> v(h_v);
+      device_buffer<std::int32_t> out(un), want(un);
+      algo::inclusive_scan_by_key(policy, k.begin(), k.end(), v.begin(), out.begin());
+      const auto ref = ref_inclusive_scan_by_key<std::uint8_t>(h_k, h_v, eq, algo::plus<>{});
+      expect_equal("vs host (uint8 accumulator)", out.download(), convert<std::int32_t>(ref));
+      thrust::inclusive_scan_by_key(thrust::device, k.begin(), k.end(), v.begin(), want.begin());
+      expect_equal("vs thrust::inclusive_scan_by_key", out.download(), want.download());
+    }
+    std::vector<float> h_f(un);
+    for (std::size_t i = 0; i < un; ++i) h_f[i] = (i % 3 == 0) ? 16777216.0f : 1.0f;
+    const auto r = random_vector<std::int32_t>(un, 963);
+    std::vector<std::int32_t> h_big(un);
+    for (std::size_t i = 0; i < un; ++i) h_big[i] = (1 << 30) + (r[i] & 0xffff);
+    device_buffer<float> f(h_f);
+    device_buffer<std::int32_t> big(h_big);
+    {
+      INFO("exclusive_scan_by_key: float values, double init, double output");
+      device_buffer<double> out(un);
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), f.begin(), out.begin(), 0.5);
+      expect_equal("vs host (double accumulator)", out.download(), ref_exclusive_scan_by_key<double>(h_k, h_f, 0.5, eq, algo::plus<>{}));
+    }
+    {
+      INFO("exclusive_scan_by_key: int32 values, int64 init, int64 output");
+      device_buffer<std::int64_t> out(un);
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), big.begin(), out.begin(), std::int64_t(-7), eq, algo::plus<>{});
+      expect_equal("vs host (int64 accumulator)", out.download(),
+                   ref_exclusive_scan_by_key<std::int64_t>(h_k, h_big, std::int64_t(-7), eq, algo::plus<>{}));
+    }
+    {
+      INFO("segmented forms: int32 values, int64 init");
+      const auto& h_o = l.offsets;
+      device_buffer<std::int64_t> o(h_o), red(static_cast<std::size_t>(l.segments())), out(un);
+      algo::segmented_reduce(policy, big.begin(), o.begin(), o.end(), red.begin(), std::int64_t(3));
+      expect_equal("segmented_reduce vs host", red.download(), ref_segmented_reduce<std::int64_t>(h_big, h_o, std::int64_t(3), algo::plus<>{}));
+      const std::vector<std::int64_t> base(un, 0);
+      algo::segmented_inclusive_scan(policy, big.begin(), o.begin(), o.end(), out.begin(), algo::plus<>{}, std::int64_t(3));
+      expect_equal("segmented_inclusive_scan vs host", out.download(),
+                   ref_segmented_inclusive_scan<std::int64_t>(h_big, h_o, algo::plus<>{}, std::int64_t(3), base));
+      algo::segmented_exclusive_scan(policy, big.begin(), o.begin(), o.end(), out.begin(), std::int64_t(3));
+      expect_equal("segmented_exclusive_scan vs host", out.download(),
+                   ref_segmented_exclusive_scan<std::int64_t>(h_big, h_o, std::int64_t(3), algo::plus<>{}, base));
+      device_buffer<double> dred(static_cast<std::size_t>(l.segments()));
+      algo::segmented_reduce(policy, f.begin(), o.begin(), o.end(), dred.begin(), 0.5);
+      expect_equal("segmented_reduce (float values, double init) vs host", dred.download(),
+                   ref_segmented_reduce<double>(h_f, h_o, 0.5, algo::plus<>{}));
+    }
+    require_device_ok("end of check_accumulators");
+  }
+}
+
+// ==== in place =========================================================================================
+template <class Policy>
+void check_in_place(const Policy& policy) {
+  const algo::equal_to<> eq;
+  for (std::int64_t n : {std::int64_t(4097), std::int64_t(100000), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    for (const layout& l : {random_layout(n, 8, 970), random_layout(n, 3000, 971), giant_layout(n), fixed_layout(n, 32)}) {
+      INFO("policy " << policy_name<Policy>() << ", n = " << n << ", layout: " << l.name);
+      const auto un = static_cast<std::size_t>(n);
+      const auto h_k = by_key_keys(l, 972);
+      const auto h_v = random_vector<std::int32_t>(un, 973);
+      const auto h_m = random_vector<mat2i>(un, 974);
+      const mat2i init = random_scalar<mat2i>(975);
+      device_buffer<std::int32_t> k(h_k), io(h_v);
+      device_buffer<mat2i> mo(h_m);
+      device_buffer<std::int64_t> o(l.offsets);
+      CHECK(algo::inclusive_scan_by_key(policy, k.begin(), k.end(), io.begin(), io.begin()) == io.end());
+      expect_equal("inclusive_scan_by_key in place", io.download(), ref_inclusive_scan_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{}));
+      io.upload(h_v);
+      CHECK(algo::exclusive_scan_by_key(policy, k.begin(), k.end(), io.begin(), io.begin(), 17) == io.end());
+      expect_equal("exclusive_scan_by_key in place", io.download(), ref_exclusive_scan_by_key<std::int32_t>(h_k, h_v, 17, eq, algo::plus<>{}));
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), mo.begin(), mo.begin(), init, eq, mat2_mul{});
+      expect_equal("exclusive_scan_by_key in place, matrix product", mo.download(),
+                   ref_exclusive_scan_by_key<mat2i>(h_k, h_m, init, eq, mat2_mul{}));
+      mo.upload(h_m);
+      algo::inclusive_scan_by_key(policy, k.begin(), k.end(), mo.begin(), mo.begin(), eq, mat2_mul{});
+      expect_equal("inclusive_scan_by_key in place, matrix product", mo.download(),
+                   ref_inclusive_scan_by_key<mat2i>(h_k, h_m, eq, mat2_mul{}));
+      mo.upload(h_m);
+      algo::segmented_exclusive_scan(policy, mo.begin(), o.begin(), o.end(), mo.begin(), init, mat2_mul{});
+      expect_equal("segmented_exclusive_scan in place, matrix product", mo.download(),
+                   ref_segmented_exclusive_scan<mat2i>(h_m, l.offsets, init, mat2_mul{}, h_m));
+      io.upload(h_v);
+      algo::segmented_inclusive_scan(policy, io.begin(), o.begin(), o.end(), io.begin());
+      expect_equal("segmented_inclusive_scan in place", io.download(),
+                   ref_segmented_inclusive_scan<std::int32_t>(h_v, l.offsets, algo::plus<>{}, h_v));
+      require_device_ok("end of check_in_place");
+    }
+  }
+}
+
+// ==== bad input ==========================================================================================
+template <class Policy>
+void check_bad_input(const Policy& policy) {
+  INFO("policy " << policy_name<Policy>());
+  const std::int64_t n = 1000;
+  const auto h_v = random_vector<std::int32_t>(static_cast<std::size_t>(n), 980);
+  const auto h_k = by_key_keys(random_layout(n, 30, 981), 982);
+  device_buffer<std::int32_t> v(h_v), k(h_k), out(static_cast<std::size_t>(n)), ko(static_cast<std::size_t>(n));
+  {
+    INFO("decreasing offsets (device memory): nothing written");
+    device_buffer<std::int64_t> bad(std::vector<std::int64_t>{0, 10, 400, 300, 600, 1000});
+    device_buffer<std::int32_t> bad32(std::vector<std::int32_t>{0, 500, 500, 499, 1000});
+    require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, v.begin(), bad.begin(), bad.end(), out.begin(), 0); });
+    require_error("segmented_reduce",
+                  [&] { algo::segmented_reduce(policy, v.begin(), bad32.begin(), bad32.end(), out.begin(), 0, take_right{}); });
+    require_error("segmented_inclusive_scan",
+                  [&] { algo::segmented_inclusive_scan(policy, v.begin(), bad.begin(), bad.end(), out.begin()); });
+    require_error("segmented_inclusive_scan", [&] {
+      algo::segmented_inclusive_scan(policy, v.begin(), bad32.begin(), bad32.end(), out.begin(), algo::plus<>{}, 1);
+    });
+    require_error("segmented_exclusive_scan",
+                  [&] { algo::segmented_exclusive_scan(policy, v.begin(), bad.begin(), bad.end(), out.begin(), 0); });
+    require_device_ok("after the decreasing offsets");
+    CHECK(out.untouched());
+  }
+  {
+    INFO("keys_last before keys_first: nothing written");
+    require_error("inclusive_scan_by_key",
+                  [&] { algo::inclusive_scan_by_key(policy, k.begin() + 60, k.begin() + 10, v.begin(), out.begin()); });
+    require_error("exclusive_scan_by_key",
+                  [&] { algo::exclusive_scan_by_key(policy, k.begin() + 60, k.begin() + 10, v.begin(), out.begin(), 0); });
+    require_error("reduce_by_key", [&] {
+      algo::reduce_by_key(policy, k.begin() + 60, k.begin() + 10, v.begin(), ko.begin(), out.begin());
+    });
+    require_device_ok("after keys_last < keys_first");
+    CHECK(out.untouched());
+    CHECK(ko.untouched());
+  }
+  {
+    INFO("an output partly overlapping an input (raw device pointers, device_vector iterators)");
+    device_buffer<std::int64_t> o(std::vector<std::int64_t>{0, 10, 10, 500, 990});
+    require_error("inclusive_scan_by_key", [&] { algo::inclusive_scan_by_key(policy, k.begin(), k.end() - 1, v.begin(), v.begin() + 1); });
+    require_error("exclusive_scan_by_key",
+                  [&] { algo::exclusive_scan_by_key(policy, k.begin(), k.end() - 2, v.begin() + 2, v.begin(), 0); });
+    require_error("inclusive_scan_by_key", [&] { algo::inclusive_scan_by_key(policy, k.begin(), k.end() - 3, v.begin(), k.begin() + 3); });
+    require_error("reduce_by_key", [&] { algo::reduce_by_key(policy, k.begin(), k.end() - 1, v.begin(), ko.begin(), v.begin() + 1); });
+    require_error("segmented_inclusive_scan", [&] { algo::segmented_inclusive_scan(policy, v.begin(), o.begin(), o.end(), v.begin() + 1); });
+    require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, v.begin(), o.begin(), o.end(), v.begin() + 20, 0); });
+    thrust::device_vector<std::int32_t> dv(h_v.begin(), h_v.end()), dk(h_k.begin(), h_k.end());
+    require_error("inclusive_scan_by_key", [&] { algo::inclusive_scan_by_key(policy, dk.begin(), dk.end() - 1, dv.begin(), dv.begin() + 1); });
+    require_device_ok("after the overlaps");
+    CHECK(v.download() == h_v);
+    CHECK(k.download() == h_k);
+    CHECK(ko.untouched());
+  }
+  require_device_ok("end of check_bad_input");
+}
+
+// ==== past 2^31 elements ([large]) ==========================================================================
+/// 1 where out[i] != (i % length) + 1.
+struct run_position_mismatch {
+  const std::uint8_t* out;
+  std::int64_t length;
+  ALGO_HD std::int64_t operator()(std::int64_t i) const {
+    return out[i] != static_cast<std::uint8_t>(i % length + 1) ? 1 : 0;
+  }
+};
+
+/// inclusive_scan_by_key over 2^31 + 2^20 + 3 elements: keys i / 100 (counting + transform),
+/// values constant 1 (uint8), output 2 GiB of uint8: out[i] = (i % 100) + 1 everywhere (a run
+/// straddles 2^31); counted on the device.
+template <class Policy>
+void check_large_scan_by_key(const Policy& policy) {
+  const std::int64_t n = (std::int64_t(1) << 31) + (std::int64_t(1) << 20) + 3;
+  const std::int64_t L = 100;
+  INFO("policy " << policy_name<Policy>() << ", inclusive_scan_by_key over n = " << n);
+  std::uint8_t* d = nullptr;
+  require_cuda(cudaMalloc(&d, static_cast<std::size_t>(n)), "cudaMalloc 2 GiB");
+  std::unique_ptr<std::uint8_t, decltype(&cudaFree)> guard(d, &cudaFree);
+  require_cuda(cudaMemset(d, 0, static_cast<std::size_t>(n)), "cudaMemset");
+  auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), key_of_index{L});
+  auto ones = thrust::constant_iterator<std::uint8_t>(1);
+  CHECK(algo::inclusive_scan_by_key(policy, keys, keys + n, ones, d) == d + n);
+  require_device_ok("after the scan");
+  const std::int64_t bad = thrust::transform_reduce(thrust::device, thrust::counting_iterator<std::int64_t>(0),
+                                                    thrust::counting_iterator<std::int64_t>(n),
+                                                    run_position_mismatch{d, L}, std::int64_t(0), thrust::plus<std::int64_t>{});
+  CHECK(bad == 0);
+  std::uint8_t tail[4] = {};
+  require_cuda(cudaMemcpy(tail, d + n - 4, 4, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+  for (int j = 0; j < 4; ++j) CHECK(int(tail[j]) == int((n - 4 + j) % L + 1));
+}
+
+/// segmented_reduce over more than 2^31 elements of a counting iterator: uniform segments of
+/// 2^20 + 7 (2049 of them), and device offsets {0, 5, n} with a giant second segment.
+template <class Policy>
+void check_large_segmented_reduce(const Policy& policy) {
+  auto series = [](std::int64_t a, std::int64_t b) { return (a + b - 1) * (b - a) / 2; };  // a + ... + (b - 1)
+  {
+    const std::int64_t L = (std::int64_t(1) << 20) + 7, S = 2049;
+    INFO("policy " << policy_name<Policy>() << ", segmented_reduce over uniform_offsets(" << L << "), " << S << " segments, "
+                   << L * S << " elements");
+    const auto o = algo::uniform_offsets(L);
+    device_buffer<std::int64_t> out(static_cast<std::size_t>(S));
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o, o + (S + 1), out.begin(), std::int64_t(0));
+    const auto got = out.download();
+    std::vector<std::int64_t> want;
+    for (std::int64_t s = 0; s < S; ++s) want.push_back(series(s * L, (s + 1) * L));
+    expect_equal("vs closed form", got, want);
+  }
+  {
+    const std::int64_t n = (std::int64_t(1) << 31) + 1000;
+    INFO("policy " << policy_name<Policy>() << ", segmented_reduce with a giant segment of " << n - 5 << " elements");
+    device_buffer<std::int64_t> o(std::vector<std::int64_t>{0, 5, n}), out(2);
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o.begin(), o.end(), out.begin(), std::int64_t(7));
+    expect_equal("vs closed form", out.download(), std::vector<std::int64_t>{7 + series(0, 5), 7 + series(5, n)});
+    device_buffer<std::int64_t> out2(2);
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o.begin(), o.end(), out2.begin(), std::int64_t(-1),
+                           take_right{});
+    expect_equal("(a, b) -> b: each segment's last element", out2.download(), std::vector<std::int64_t>{4, n - 1});
+  }
+  require_device_ok("end of check_large_segmented_reduce");
+}
+
+}  // namespace seg_test

@@ -1,0 +1,42 @@
+// The segmented and by-key algorithms on algo::cub (CUB's *ByKey scans, ReduceByKey for plain
+// equality, DeviceSegmentedReduce for commutative operators; the lifted scan on CUB's scan
+// otherwise): every overload against the host reference and thrust::*_by_key(thrust::device),
+// int32, float, mat2i (non-commutative: the order-keeping paths); fancy iterators, device_vector,
+// uniform_offsets, a custom key_equal, accumulator types, in place, bad input; [large]: past 2^31
+// elements (test/device/segmented_checks.cuh). No bitwise check: CUB's scans are not reproducible.
+#include <algo/algo.hpp>
+
+#include "catch.hpp"
+#include "segmented_checks.cuh"
+
+TEST_CASE("cub scans by key and reduce_by_key: int32", "[cub][segmented][by_key]") {
+  seg_test::check_by_key<true, false, std::int32_t>(algo::cub);
+}
+TEST_CASE("cub scans by key and reduce_by_key: float", "[cub][segmented][by_key][float]") {
+  seg_test::check_by_key<true, false, float>(algo::cub);
+}
+TEST_CASE("cub scans by key and reduce_by_key: mat2i (non-commutative)", "[cub][segmented][by_key]") {
+  seg_test::check_by_key<true, false, algo_test::mat2i>(algo::cub);
+}
+TEST_CASE("cub segmented reduce and scans: int32", "[cub][segmented][offsets]") {
+  seg_test::check_segmented<false, std::int32_t>(algo::cub);
+}
+TEST_CASE("cub segmented reduce and scans: float", "[cub][segmented][offsets][float]") {
+  seg_test::check_segmented<false, float>(algo::cub);
+}
+TEST_CASE("cub segmented reduce and scans: mat2i (non-commutative)", "[cub][segmented][offsets]") {
+  seg_test::check_segmented<false, algo_test::mat2i>(algo::cub);
+}
+TEST_CASE("cub segmented: fancy iterators, uniform_offsets, device_vector", "[cub][segmented][fancy]") {
+  seg_test::check_fancy(algo::cub);
+}
+TEST_CASE("cub segmented: keys equal modulo 10", "[cub][segmented][key_equal]") { seg_test::check_key_equal(algo::cub); }
+TEST_CASE("cub segmented: accumulator types", "[cub][segmented][types]") { seg_test::check_accumulators(algo::cub); }
+TEST_CASE("cub segmented: in place", "[cub][segmented][inplace]") { seg_test::check_in_place(algo::cub); }
+TEST_CASE("cub segmented: bad input raises algo::error, nothing written", "[cub][segmented][errors]") {
+  seg_test::check_bad_input(algo::cub);
+}
+TEST_CASE("cub inclusive_scan_by_key and segmented_reduce past 2^31 elements", "[cub][segmented][large]") {
+  seg_test::check_large_scan_by_key(algo::cub);
+  seg_test::check_large_segmented_reduce(algo::cub);
+}

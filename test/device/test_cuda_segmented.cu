@@ -1,0 +1,45 @@
+// The segmented and by-key algorithms (<algo/segmented.hpp>) on the default algo::cuda policy:
+// every overload against the host reference and thrust::*_by_key(thrust::device), sizes around the
+// tiles, every segment layout; int32, float (results run twice agree bit for bit: the default is
+// deterministic for floating point), double (bit for bit too), mat2i (non-commutative); fancy
+// iterators, device_vector storage, uniform_offsets, a custom key_equal, accumulator types, in
+// place, bad input; [large]: past 2^31 elements (test/device/segmented_checks.cuh).
+#include <algo/algo.hpp>
+
+#include "catch.hpp"
+#include "segmented_checks.cuh"
+
+TEST_CASE("cuda scans by key and reduce_by_key: int32", "[cuda][segmented][by_key]") {
+  seg_test::check_by_key<true, false, std::int32_t>(algo::cuda);
+}
+TEST_CASE("cuda scans by key and reduce_by_key: float, bitwise reproducible", "[cuda][segmented][by_key][float]") {
+  seg_test::check_by_key<true, true, float>(algo::cuda);
+}
+TEST_CASE("cuda scans by key and reduce_by_key: double, bitwise reproducible", "[cuda][segmented][by_key][float]") {
+  seg_test::check_by_key<false, true, double>(algo::cuda);
+}
+TEST_CASE("cuda scans by key and reduce_by_key: mat2i (non-commutative)", "[cuda][segmented][by_key]") {
+  seg_test::check_by_key<true, false, algo_test::mat2i>(algo::cuda);
+}
+TEST_CASE("cuda segmented reduce and scans: int32", "[cuda][segmented][offsets]") {
+  seg_test::check_segmented<false, std::int32_t>(algo::cuda);
+}
+TEST_CASE("cuda segmented reduce and scans: float, bitwise reproducible", "[cuda][segmented][offsets][float]") {
+  seg_test::check_segmented<true, float>(algo::cuda);
+}
+TEST_CASE("cuda segmented reduce and scans: mat2i (non-commutative)", "[cuda][segmented][offsets]") {
+  seg_test::check_segmented<false, algo_test::mat2i>(algo::cuda);
+}
+TEST_CASE("cuda segmented: fancy iterators, uniform_offsets, device_vector", "[cuda][segmented][fancy]") {
+  seg_test::check_fancy(algo::cuda);
+}
+TEST_CASE("cuda segmented: keys equal modulo 10", "[cuda][segmented][key_equal]") { seg_test::check_key_equal(algo::cuda); }
+TEST_CASE("cuda segmented: accumulator types", "[cuda][segmented][types]") { seg_test::check_accumulators(algo::cuda); }
+TEST_CASE("cuda segmented: in place", "[cuda][segmented][inplace]") { seg_test::check_in_place(algo::cuda); }
+TEST_CASE("cuda segmented: bad input raises algo::error, nothing written", "[cuda][segmented][errors]") {
+  seg_test::check_bad_input(algo::cuda);
+}
+TEST_CASE("cuda inclusive_scan_by_key and segmented_reduce past 2^31 elements", "[cuda][segmented][large]") {
+  seg_test::check_large_scan_by_key(algo::cuda);
+  seg_test::check_large_segmented_reduce(algo::cuda);
+}
