@@ -12,7 +12,7 @@
 //                                     offsets (int64 and int32) not starting at 0; the host reference
 //   check_fancy(policy)               counting / transform inputs, transform_output / discard outputs,
 //                                     uniform_offsets, thrust::device_vector storage
-//   check_key_equal(policy)           keys equal modulo 10 (against thrust and the host)
+//   check_key_equal(policy)           keys equal modulo 10 (against the host; values against thrust)
 //   check_accumulators(policy)        uint8 -> int32 (values' type), float + double init, int32 + int64 init
 //   check_in_place(policy)            out == values for both scans by key and the segmented scans
 //   check_bad_input(policy)           decreasing device offsets, keys_last < keys_first, overlaps
@@ -593,7 +593,22 @@ void check_key_equal(const Policy& policy) {
       expect_equal("reduce_by_key values vs host", prefix(vo.download(), ref.first.size()), ref.second);
       auto t = thrust::reduce_by_key(thrust::device, k.begin(), k.end(), v.begin(), tko.begin(), tvo.begin(), eq);
       CHECK(static_cast<std::size_t>(t.first - tko.begin()) == ref.first.size());
-      expect_equal("reduce_by_key keys vs thrust", prefix(ko.download(), ref.first.size()), prefix(tko.download(), ref.first.size()));
+      expect_equal("reduce_by_key values vs thrust", prefix(vo.download(), ref.first.size()), prefix(tvo.download(), ref.first.size()));
+      // Thrust's keys are not compared: thrust::reduce_by_key of CUDA 13's CCCL (CUB's ReduceByKey)
+      // writes each run's last key, not its first, when keys are equal only under key_equal (seen
+      // on the H100, 2026-11-23). algo writes the first, as Thrust's documentation says; say once
+      // what Thrust wrote.
+      static bool told = false;
+      const auto tk = prefix(tko.download(), ref.first.size());
+      if (!told && tk != ref.first) {
+        told = true;
+        std::vector<std::int32_t> last_keys;
+        for (std::size_t i = 0; i < un; ++i)
+          if (i + 1 == un || !eq(h_k[i], h_k[i + 1])) last_keys.push_back(h_k[i]);
+        WARN("thrust::reduce_by_key with a custom key_equal wrote keys other than each run's first; each run's last: "
+             << (tk == last_keys ? "yes" : "no") << " (first run: thrust " << tk[0] << ", first key " << ref.first[0]
+             << ", last key " << last_keys[0] << ")");
+      }
       require_device_ok("end of check_key_equal");
     }
   }
