@@ -141,6 +141,9 @@ inline void run_segmented(const options& opt, report& rep) {
     add("scan_by_key", "algo::cuda", median_ms(opt, [&](int) {
       algo::inclusive_scan_by_key(algo::cuda, keys.p, keys.p + n, v, out.p);
     }), scan_bytes);
+    add("scan_by_key", "algo::cuda decoupled_lookback (not reproducible)", median_ms(opt, [&](int) {
+      algo::inclusive_scan_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v, out.p);
+    }), scan_bytes);
     add("scan_by_key", "algo::cuda offsets (segmented_inclusive_scan)", median_ms(opt, [&](int) {
       algo::segmented_inclusive_scan(algo::cuda, v, offsets.p, offsets.p + segments + 1, out.p);
     }), 2 * vbytes);
@@ -170,6 +173,9 @@ inline void run_segmented(const options& opt, report& rep) {
     }), rbk_bytes);
     add("reduce_by_key", "algo::cuda", median_ms(opt, [&](int) {
       algo::reduce_by_key(algo::cuda, keys.p, keys.p + n, v, keys_out.p, out.p);
+    }), rbk_bytes);
+    add("reduce_by_key", "algo::cuda decoupled_lookback (not reproducible)", median_ms(opt, [&](int) {
+      algo::reduce_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v, keys_out.p, out.p);
     }), rbk_bytes);
   }
 }
