@@ -160,12 +160,96 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
   }
 }
 
-/// The tile store of value_writer into a pointer: the values as 16-byte words.
+namespace tile_detail {
+template <class W>
+struct writer_traits {
+  static constexpr int kind = 0;  // generic
+};
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
+struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut>> {
+  static constexpr int kind = std::is_pointer<KeyIt>::value ? 2 : 0;
+  using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+};
+template <class Heads, class OffIt, class OutIt>
+struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
+  static constexpr int kind = std::is_same<Heads, mask_heads>::value || std::is_same<Heads, uniform_heads>::value ? 3 : 0;
+};
+}  // namespace tile_detail
+
+/// reduce_by_key's store: the thread's keys again (16-byte words, from L2) and the keys on either
+/// side of its items give each item's head and tail flags in registers; a head writes its key, a
+/// tail the run's value, at position runs - 1 (only those elements write).
+template <class K, class W>
+__device__ __forceinline__ void store_runs(typename K::temp_storage& s, const indexed_output<W>& out, std::int64_t base,
+                                           const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  using Key = typename tile_detail::writer_traits<W>::key_t;
+  const W& w = out.writer();
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
+  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+  Key k[items];
+  tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
+  bool head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
+  const bool at_end = t0 + items == w.n;
+#pragma unroll
+  for (int j = 0; j < items; ++j) {
+    const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
+    const long long r = x[j].runs - 1;
+    if (head) w.keys_out[r] = k[j];
+    if (tail) {
+      w.values_out[r] = x[j].value;
+      if (at_end && j + 1 == items) *w.count = x[j].runs;
+    }
+    head = tail;
+  }
+}
+
+/// segmented_reduce's store: the head flags of the next elements (heads mask or uniform length)
+/// give each item's tail flag in registers; only tails call the writer (which finds the segment).
+template <class K, class W>
+__device__ __forceinline__ void store_segment_ends(typename K::temp_storage& s, const indexed_output<W>& out,
+                                                   std::int64_t base, const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  const W& w = out.writer();
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
+  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+  bool next_head[items];  // heads of t0 + 1 .. t0 + items (the last may be past the end)
+  if (t0 + items < w.n) {
+    tile_detail::thread_heads<items>(w.heads, w0 + 1, t0 + 1, s.staging[warp], next_head);
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) next_head[j] = t0 + j + 1 >= w.n || w.heads(t0 + j + 1);
+  }
+#pragma unroll
+  for (int j = 0; j < items; ++j)
+    if (next_head[j]) w(t0 + j, x[j]);
+}
+
+/// The tile store of the lifted outputs: value_writer into a pointer as 16-byte words,
+/// reduce_by_key's and segmented_reduce's writers from flags in registers.
 template <class K, class W>
 __device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, indexed_output<W> out, std::int64_t base,
                                            int valid, const typename K::acc_t (&x)[K::items]) {
   constexpr int items = K::items;
-  if constexpr (!is_value_writer_to_pointer<W>::value) {
+  constexpr int kind = tile_detail::writer_traits<W>::kind;
+  if constexpr (kind == 2) {
+    using Key = typename tile_detail::writer_traits<W>::key_t;
+    if (cuda::warp_tile_io<Key, items>::bytes <= K::staging_bytes && valid == K::tile_items) {
+      store_runs<K>(s, out, base, x);
+      return;
+    }
+    cuda::store_tile_generic<K>(s, out, base, valid, x);
+  } else if constexpr (kind == 3) {
+    if (valid == K::tile_items) {
+      store_segment_ends<K>(s, out, base, x);
+      return;
+    }
+    cuda::store_tile_generic<K>(s, out, base, valid, x);
+  } else if constexpr (!is_value_writer_to_pointer<W>::value) {
     cuda::store_tile_generic<K>(s, out, base, valid, x);
   } else {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(out.writer().out)>>;
