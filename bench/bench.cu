@@ -1,6 +1,6 @@
 // The bench program: one run on the GPU times every algorithm side by side with its baselines
 // (CUB / cuBLAS, thrust::device, a device-to-device copy of the same bytes) and writes a CSV.
-//   bench [--quick] [--only scan|reduce|transpose|host] [--min-log2 K] [--max-log2 K] [--reps R]
+//   bench [--quick] [--only scan|reduce|transpose|segmented|host] [--min-log2 K] [--max-log2 K] [--reps R]
 //         [--csv FILE] [--commit SHA]
 #include <cuda_runtime_api.h>
 
@@ -12,6 +12,7 @@
 #include "host_cost.cuh"
 #include "reduce.cuh"
 #include "scan.cuh"
+#include "segmented.cuh"
 #include "transpose.cuh"
 
 int main(int argc, char** argv) {
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
     else if (a == "--csv") opt.csv = next();
     else if (a == "--commit") commit = next();
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|host] [--min-log2 K] [--max-log2 K] "
+      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|segmented|host] [--min-log2 K] [--max-log2 K] "
                            "[--reps R] [--csv FILE] [--commit SHA]\n", argv[0]);
       return 2;
     }
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   if (opt.wants("scan")) bench::run_scan(opt, rep);
   if (opt.wants("reduce")) bench::run_reduce(opt, rep);
   if (opt.wants("transpose")) bench::run_transpose(opt, rep);
+  if (opt.wants("segmented")) bench::run_segmented(opt, rep);
   if (opt.wants("host")) bench::run_host_cost(opt, rep);
   rep.finish(prop.name, commit);
   return 0;

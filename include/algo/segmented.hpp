@@ -37,6 +37,7 @@
 #if ALGO_HAS_CUDA
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
+#  include "detail/segmented/tile.cuh"
 #endif
 
 namespace algo {

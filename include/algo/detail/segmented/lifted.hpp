@@ -30,12 +30,12 @@ struct seg_value {
   Acc value;
   int head;  // non-zero: a segment starts in the span this value covers
 };
-/// reduce_by_key's lifted value: also the number of runs started in the span.
+/// reduce_by_key's lifted value: the number of runs started in the span instead of a flag (the
+/// span holds a head exactly when runs > 0).
 template <class Acc>
 struct run_value {
   Acc value;
   long long runs;
-  int head;
 };
 
 /// (h1, a) (+) (h2, b) = (h1 | h2, h2 ? b : op(a, b)); Op returns the accumulator type.
@@ -51,8 +51,8 @@ struct segmented_op {
   ALGO_EXEC_CHECK_DISABLE
   template <class Acc>
   ALGO_HD run_value<Acc> operator()(const run_value<Acc>& a, const run_value<Acc>& b) const {
-    if (b.head) return run_value<Acc>{b.value, a.runs + b.runs, 1};
-    return run_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.runs + b.runs, a.head};
+    if (b.runs) return run_value<Acc>{b.value, a.runs + b.runs};
+    return run_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.runs};
   }
 };
 
@@ -75,7 +75,11 @@ struct mask_heads {
 /// Segments of `length` elements (length > 0).
 struct uniform_heads {
   std::int64_t length;
-  ALGO_HD bool operator()(std::int64_t i) const { return i % length == 0; }
+  ALGO_HD bool operator()(std::int64_t i) const {
+    if ((static_cast<std::uint64_t>(i) | static_cast<std::uint64_t>(length)) >> 32 == 0)
+      return static_cast<std::uint32_t>(i) % static_cast<std::uint32_t>(length) == 0;  // 32-bit division
+    return i % length == 0;
+  }
 };
 
 // ---- an iterator over f(i) ----------------------------------------------------------------------
@@ -112,6 +116,7 @@ class indexed_iterator {
   ALGO_HD friend bool operator!=(const indexed_iterator& a, const indexed_iterator& b) { return a.i_ != b.i_; }
   ALGO_HD friend bool operator<(const indexed_iterator& a, const indexed_iterator& b) { return a.i_ < b.i_; }
   ALGO_HD std::int64_t index() const { return i_; }
+  ALGO_HD F& functor() const { return f_; }
 
  private:
   mutable F f_{};
@@ -153,6 +158,8 @@ class indexed_output {
   }
   ALGO_HD friend bool operator==(const indexed_output& a, const indexed_output& b) { return a.i_ == b.i_; }
   ALGO_HD friend bool operator!=(const indexed_output& a, const indexed_output& b) { return a.i_ != b.i_; }
+  ALGO_HD std::int64_t index() const { return i_; }
+  ALGO_HD W& writer() const { return w_; }
 
  private:
   mutable W w_{};
@@ -167,35 +174,59 @@ class indexed_output {
 ///                                                              scan by segment, init first
 template <class Acc, class Heads, class ValIt, class Op, int Mode>
 struct lift {
+  using value_type = seg_value<Acc>;
+  static constexpr bool needs_previous = Mode == 2;  // reads value i - 1
   Heads heads;
   ValIt values;
   mutable Op op;  // returns Acc
   Acc init;
+  /// The lifted element from its head flag, its value and (exclusive) the value before it.
+  ALGO_EXEC_CHECK_DISABLE
+  template <class V>
+  ALGO_HD seg_value<Acc> make(bool h, const V& cur, const V& prev) const {
+    if constexpr (Mode == 0) {
+      (void)prev;
+      return seg_value<Acc>{static_cast<Acc>(cur), h};
+    } else if constexpr (Mode == 1) {
+      (void)prev;
+      if (h) return seg_value<Acc>{static_cast<Acc>(op(init, cur)), 1};
+      return seg_value<Acc>{static_cast<Acc>(cur), 0};
+    } else {
+      (void)cur;
+      if (h) return seg_value<Acc>{init, 1};
+      return seg_value<Acc>{static_cast<Acc>(prev), 0};
+    }
+  }
   ALGO_EXEC_CHECK_DISABLE
   ALGO_HD seg_value<Acc> operator()(std::int64_t i) const {
     const bool h = heads(i);
-    if constexpr (Mode == 0) {
-      return seg_value<Acc>{static_cast<Acc>(values[i]), h};
-    } else if constexpr (Mode == 1) {
-      if (h) return seg_value<Acc>{static_cast<Acc>(op(init, values[i])), 1};
-      return seg_value<Acc>{static_cast<Acc>(values[i]), 0};
-    } else {
+    if constexpr (Mode == 2) {
       if (h) return seg_value<Acc>{init, 1};
       return seg_value<Acc>{static_cast<Acc>(values[i - 1]), 0};
+    } else {
+      const auto v = values[i];
+      return make(h, v, v);
     }
   }
 };
 inline constexpr int lift_plain = 0, lift_init = 1, lift_exclusive = 2;
 
-/// reduce_by_key: (value, 1 if head, head).
+/// reduce_by_key: (value, 1 if a run starts here).
 template <class Acc, class Heads, class ValIt>
 struct lift_runs {
+  using value_type = run_value<Acc>;
+  static constexpr bool needs_previous = false;
   Heads heads;
   ValIt values;
   ALGO_EXEC_CHECK_DISABLE
+  template <class V>
+  ALGO_HD run_value<Acc> make(bool h, const V& cur, const V&) const {
+    return run_value<Acc>{static_cast<Acc>(cur), h ? 1 : 0};
+  }
+  ALGO_EXEC_CHECK_DISABLE
   ALGO_HD run_value<Acc> operator()(std::int64_t i) const {
-    const bool h = heads(i);
-    return run_value<Acc>{static_cast<Acc>(values[i]), h ? 1 : 0, h};
+    const auto v = values[i];
+    return make(heads(i), v, v);
   }
 };
 
@@ -210,6 +241,11 @@ struct value_writer {
     out[i] = v.value;
   }
 };
+
+template <class W>
+struct is_value_writer_to_pointer : std::false_type {};
+template <class T>
+struct is_value_writer_to_pointer<value_writer<T*>> : std::true_type {};
 
 /// reduce_by_key: the first element of a run writes its key, the last one the run's fold, both to
 /// position runs - 1 of the outputs; the last element also stores the number of runs in *count.

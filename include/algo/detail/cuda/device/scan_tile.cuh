@@ -102,11 +102,17 @@ struct tile_traits {
 };
 
 // ---- tile load / store --------------------------------------------------------------------------
+/// An iterator family may bring its own tile load (`load<K>(s, in, base, valid, x)`) or store
+/// (`store<K>(...)`) by specializing this with `value = true`, as the lifted iterators of the
+/// segmented scans do (detail/segmented/tile.cuh); load_tile_generic / store_tile_generic below
+/// serve every other iterator.
+template <class It, class = void>
+struct tile_io_hook : std::false_type {};
 /// Loads the tile at `base` (`valid` elements, 1..tile_items) into a blocked arrangement of
 /// accumulators; positions past `valid` get the tile's first element.
 template <class K, class InIt>
-__device__ __forceinline__ void load_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
-                                          typename K::acc_t (&x)[K::items]) {
+__device__ __forceinline__ void load_tile_generic(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
+                                                  typename K::acc_t (&x)[K::items]) {
   using io = typename K::load_io;
   using E = typename K::in_t;
   const int warp = warp_index();
@@ -131,8 +137,8 @@ __device__ __forceinline__ void load_tile(typename K::temp_storage& s, InIt in, 
 
 /// Stores the first `valid` elements of a blocked tile at `base`.
 template <class K, class OutIt>
-__device__ __forceinline__ void store_tile(typename K::temp_storage& s, OutIt out, std::int64_t base, int valid,
-                                           const typename K::acc_t (&x)[K::items]) {
+__device__ __forceinline__ void store_tile_generic(typename K::temp_storage& s, OutIt out, std::int64_t base, int valid,
+                                                   const typename K::acc_t (&x)[K::items]) {
   using io = typename K::store_io;
   using E = typename K::out_t;
   const int warp = warp_index();
@@ -147,6 +153,19 @@ __device__ __forceinline__ void store_tile(typename K::temp_storage& s, OutIt ou
     }
   }
   io::store_elements(out + base + warp_offset, valid - warp_offset, s.staging[warp], e);
+}
+
+template <class K, class InIt>
+__device__ __forceinline__ void load_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
+                                          typename K::acc_t (&x)[K::items]) {
+  if constexpr (tile_io_hook<InIt>::value) tile_io_hook<InIt>::template load<K>(s, in, base, valid, x);
+  else load_tile_generic<K>(s, in, base, valid, x);
+}
+template <class K, class OutIt>
+__device__ __forceinline__ void store_tile(typename K::temp_storage& s, OutIt out, std::int64_t base, int valid,
+                                           const typename K::acc_t (&x)[K::items]) {
+  if constexpr (tile_io_hook<OutIt>::value) tile_io_hook<OutIt>::template store<K>(s, out, base, valid, x);
+  else store_tile_generic<K>(s, out, base, valid, x);
 }
 
 // ---- one tile, end to end -------------------------------------------------------------------------

@@ -1,0 +1,296 @@
+// algo::cuda's tile load and store for the lifted scans (segmented.hpp, lifted.hpp). The device
+// strategies load a tile with cuda::load_tile / store it with cuda::store_tile (scan_tile.cuh);
+// for the lifted iterators these take their place (cuda::tile_io_hook, specialized at the end):
+//   load   the values (and the keys, for runs of keys) move as 16-byte words into a blocked
+//          arrangement (the warp-striped staging of block_load_store.cuh), and each thread works
+//          out its items' head flags in registers: from its keys and the key before its first
+//          item (one extra load per thread), from its 32-bit window of the heads mask, or from
+//          one division for uniform segments; then lifts (head, value) pairs;
+//   store  value_writer into a pointer: the values move out as 16-byte words.
+// Anything else (partial tiles, iterators that are not pointers, types whose staging would not fit)
+// goes through the generic element-wise path.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../cuda/block/block_load_store.cuh"
+#include "../cuda/device/scan_tile.cuh"
+#include "lifted.hpp"
+
+namespace algo::detail::segmented {
+
+namespace tile_detail {
+
+/// Loads the warp's chunk of 32 * Items elements at src (all valid) into a blocked arrangement.
+template <int Items, class E>
+__device__ __forceinline__ void load_chunk(const E* src, unsigned char* staging, E (&out)[Items]) {
+  using io = cuda::warp_tile_io<E, Items>;
+  if constexpr (io::vectorizable) {
+    if (cuda::is_aligned16(src)) {
+      io::load_words(src, staging, out);
+      return;
+    }
+  }
+  io::load_elements(src, io::elements, src[0], [](const E& v) { return v; }, staging, out);
+}
+
+template <class Heads>
+struct heads_traits {
+  static constexpr bool fast = false;
+  template <int Items>
+  static constexpr std::size_t staging = 0;
+};
+template <class KeyIt, class Eq>
+struct heads_traits<key_heads<KeyIt, Eq>> {
+  static constexpr bool fast = std::is_pointer<KeyIt>::value;
+  using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+  template <int Items>
+  static constexpr std::size_t staging = cuda::warp_tile_io<key_t, Items>::bytes;
+};
+template <>
+struct heads_traits<mask_heads> {
+  static constexpr bool fast = true;
+  template <int Items>
+  static constexpr std::size_t staging = 0;
+};
+template <>
+struct heads_traits<uniform_heads> {
+  static constexpr bool fast = true;
+  template <int Items>
+  static constexpr std::size_t staging = 0;
+};
+
+/// h[j] = heads(t0 + j), for the thread's Items consecutive elements starting at t0; the warp's
+/// chunk starts at w0 (key_heads loads the warp's keys together).
+template <int Items, class KeyIt, class Eq>
+__device__ __forceinline__ void thread_heads(const key_heads<KeyIt, Eq>& heads, std::int64_t w0, std::int64_t t0,
+                                             unsigned char* staging, bool (&h)[Items]) {
+  using Key = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+  Key k[Items];
+  load_chunk<Items>(heads.keys + w0, staging, k);
+  h[0] = t0 == 0 || !heads.eq(heads.keys[t0 - 1], k[0]);
+#pragma unroll
+  for (int j = 1; j < Items; ++j) h[j] = !heads.eq(k[j - 1], k[j]);
+}
+template <int Items>
+__device__ __forceinline__ void thread_heads(const mask_heads& heads, std::int64_t, std::int64_t t0, unsigned char*,
+                                             bool (&h)[Items]) {
+  static_assert(Items <= 32, "a thread's heads fit in two mask words");
+  const std::int64_t w = t0 >> 5;
+  const int off = static_cast<int>(t0 & 31);
+  std::uint64_t bits = heads.mask[w] >> off;
+  if (off + Items > 32) bits |= static_cast<std::uint64_t>(heads.mask[w + 1]) << (32 - off);
+#pragma unroll
+  for (int j = 0; j < Items; ++j) h[j] = (bits >> j) & 1u;
+}
+template <int Items>
+__device__ __forceinline__ void thread_heads(const uniform_heads& heads, std::int64_t, std::int64_t t0, unsigned char*,
+                                             bool (&h)[Items]) {
+  std::int64_t r = t0 % heads.length;  // one division per thread
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    h[j] = r == 0;
+    if (++r == heads.length) r = 0;
+  }
+}
+
+template <class F>
+struct lift_traits {
+  static constexpr bool known = false;
+};
+template <class Acc, class Heads, class ValIt, class Op, int Mode>
+struct lift_traits<lift<Acc, Heads, ValIt, Op, Mode>> {
+  static constexpr bool known = true;
+  using heads_t = Heads;
+  using values_t = ValIt;
+};
+template <class Acc, class Heads, class ValIt>
+struct lift_traits<lift_runs<Acc, Heads, ValIt>> {
+  static constexpr bool known = true;
+  using heads_t = Heads;
+  using values_t = ValIt;
+};
+
+}  // namespace tile_detail
+
+/// The tile load of the lifted inputs (see the top of this file).
+template <class K, class F>
+__device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, indexed_iterator<F> in, std::int64_t base,
+                                          int valid, typename K::acc_t (&x)[K::items]) {
+  using LT = tile_detail::lift_traits<F>;
+  if constexpr (!LT::known) {
+    cuda::load_tile_generic<K>(s, in, base, valid, x);
+  } else {
+    using Heads = typename LT::heads_t;
+    using ValIt = typename LT::values_t;
+    using HT = tile_detail::heads_traits<Heads>;
+    constexpr int items = K::items;
+    if constexpr (!std::is_pointer<ValIt>::value || !HT::fast) {
+      cuda::load_tile_generic<K>(s, in, base, valid, x);
+    } else {
+      using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
+      constexpr bool fits = cuda::warp_tile_io<V, items>::bytes <= K::staging_bytes &&
+                            HT::template staging<items> <= K::staging_bytes;
+      if (!fits || valid < K::tile_items) {
+        cuda::load_tile_generic<K>(s, in, base, valid, x);
+        return;
+      }
+      const F& f = in.functor();
+      const int warp = cuda::warp_index();
+      const int lane = cuda::lane_index();
+      const std::int64_t w0 = in.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
+      const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+      bool h[items];
+      tile_detail::thread_heads<items>(f.heads, w0, t0, s.staging[warp], h);
+      V v[items];
+      tile_detail::load_chunk<items>(f.values + w0, s.staging[warp], v);
+      if constexpr (F::needs_previous) {
+        V prev = t0 > 0 ? f.values[t0 - 1] : v[0];
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+          x[j] = f.make(h[j], v[j], prev);
+          prev = v[j];
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < items; ++j) x[j] = f.make(h[j], v[j], v[j]);
+      }
+    }
+  }
+}
+
+namespace tile_detail {
+template <class W>
+struct writer_traits {
+  static constexpr int kind = 0;  // generic
+};
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
+struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut>> {
+  static constexpr int kind = std::is_pointer<KeyIt>::value ? 2 : 0;
+  using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+};
+template <class Heads, class OffIt, class OutIt>
+struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
+  static constexpr int kind = std::is_same<Heads, mask_heads>::value || std::is_same<Heads, uniform_heads>::value ? 3 : 0;
+};
+}  // namespace tile_detail
+
+/// reduce_by_key's store: the thread's keys again (16-byte words, from L2) and the keys on either
+/// side of its items give each item's head and tail flags in registers; a head writes its key, a
+/// tail the run's value, at position runs - 1 (only those elements write).
+template <class K, class W>
+__device__ __forceinline__ void store_runs(typename K::temp_storage& s, const indexed_output<W>& out, std::int64_t base,
+                                           const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  using Key = typename tile_detail::writer_traits<W>::key_t;
+  const W& w = out.writer();
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
+  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+  Key k[items];
+  tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
+  bool head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
+  const bool at_end = t0 + items == w.n;
+#pragma unroll
+  for (int j = 0; j < items; ++j) {
+    const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
+    const long long r = x[j].runs - 1;
+    if (head) w.keys_out[r] = k[j];
+    if (tail) {
+      w.values_out[r] = x[j].value;
+      if (at_end && j + 1 == items) *w.count = x[j].runs;
+    }
+    head = tail;
+  }
+}
+
+/// segmented_reduce's store: the head flags of the next elements (heads mask or uniform length)
+/// give each item's tail flag in registers; only tails call the writer (which finds the segment).
+template <class K, class W>
+__device__ __forceinline__ void store_segment_ends(typename K::temp_storage& s, const indexed_output<W>& out,
+                                                   std::int64_t base, const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  const W& w = out.writer();
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
+  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+  bool next_head[items];  // heads of t0 + 1 .. t0 + items (the last may be past the end)
+  if (t0 + items < w.n) {
+    tile_detail::thread_heads<items>(w.heads, w0 + 1, t0 + 1, s.staging[warp], next_head);
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) next_head[j] = t0 + j + 1 >= w.n || w.heads(t0 + j + 1);
+  }
+#pragma unroll
+  for (int j = 0; j < items; ++j)
+    if (next_head[j]) w(t0 + j, x[j]);
+}
+
+/// The tile store of the lifted outputs: value_writer into a pointer as 16-byte words,
+/// reduce_by_key's and segmented_reduce's writers from flags in registers.
+template <class K, class W>
+__device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, indexed_output<W> out, std::int64_t base,
+                                           int valid, const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  constexpr int kind = tile_detail::writer_traits<W>::kind;
+  if constexpr (kind == 2) {
+    using Key = typename tile_detail::writer_traits<W>::key_t;
+    if (cuda::warp_tile_io<Key, items>::bytes <= K::staging_bytes && valid == K::tile_items) {
+      store_runs<K>(s, out, base, x);
+      return;
+    }
+    cuda::store_tile_generic<K>(s, out, base, valid, x);
+  } else if constexpr (kind == 3) {
+    if (valid == K::tile_items) {
+      store_segment_ends<K>(s, out, base, x);
+      return;
+    }
+    cuda::store_tile_generic<K>(s, out, base, valid, x);
+  } else if constexpr (!is_value_writer_to_pointer<W>::value) {
+    cuda::store_tile_generic<K>(s, out, base, valid, x);
+  } else {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(out.writer().out)>>;
+    using io = cuda::warp_tile_io<T, items>;
+    if constexpr (io::bytes > K::staging_bytes) {
+      cuda::store_tile_generic<K>(s, out, base, valid, x);
+    } else {
+      const int warp = cuda::warp_index();
+      const int warp_offset = warp * io::elements;
+      T* dst = out.writer().out + out.index() + base + warp_offset;
+      T e[items];
+#pragma unroll
+      for (int j = 0; j < items; ++j) e[j] = static_cast<T>(x[j].value);
+      if constexpr (io::vectorizable) {
+        if (valid == K::tile_items && cuda::is_aligned16(dst)) {
+          io::store_words(dst, s.staging[warp], e);
+          return;
+        }
+      }
+      io::store_elements(dst, valid - warp_offset, s.staging[warp], e);
+    }
+  }
+}
+
+}  // namespace algo::detail::segmented
+
+namespace algo::detail::cuda {
+template <class F>
+struct tile_io_hook<segmented::indexed_iterator<F>> : std::true_type {
+  template <class K>
+  __device__ static __forceinline__ void load(typename K::temp_storage& s, const segmented::indexed_iterator<F>& in,
+                                              std::int64_t base, int valid, typename K::acc_t (&x)[K::items]) {
+    segmented::load_lifted_tile<K>(s, in, base, valid, x);
+  }
+};
+template <class W>
+struct tile_io_hook<segmented::indexed_output<W>> : std::true_type {
+  template <class K>
+  __device__ static __forceinline__ void store(typename K::temp_storage& s, const segmented::indexed_output<W>& out,
+                                               std::int64_t base, int valid, const typename K::acc_t (&x)[K::items]) {
+    segmented::store_lifted_tile<K>(s, out, base, valid, x);
+  }
+};
+}  // namespace algo::detail::cuda
