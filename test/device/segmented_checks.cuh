@@ -290,6 +290,36 @@ void check_by_key_one(const Policy& policy, const layout& l, std::uint64_t seed)
     }
   }
   if constexpr (std::is_same<V, std::int32_t>::value) {
+    if (n > 3) {
+      INFO("variant: keys + 1, values + 2, out + 3 (misaligned for 16-byte tile loads and stores), n - 3 elements");
+      const std::vector<std::int32_t> hk(h_k.begin() + 1, h_k.begin() + n - 2), hv(h_v.begin() + 2, h_v.begin() + n - 1);
+      const std::int64_t m = n - 3;
+      out.fill_sentinel();
+      CHECK(algo::inclusive_scan_by_key(policy, k.begin() + 1, k.begin() + 1 + m, v.begin() + 2, out.begin() + 3) == out.end());
+      auto got = out.download();
+      CHECK(unwritten_from(prefix(got, 3), 0));
+      expect_equal("inclusive_scan_by_key vs host", std::vector<V>(got.begin() + 3, got.end()),
+                   ref_inclusive_scan_by_key<std::int32_t>(hk, hv, eq, algo::plus<>{}));
+      out.fill_sentinel();
+      CHECK(algo::exclusive_scan_by_key(policy, k.begin() + 1, k.begin() + 1 + m, v.begin() + 2, out.begin() + 3, init) == out.end());
+      got = out.download();
+      CHECK(unwritten_from(prefix(got, 3), 0));
+      expect_equal("exclusive_scan_by_key vs host", std::vector<V>(got.begin() + 3, got.end()),
+                   ref_exclusive_scan_by_key<std::int32_t>(hk, hv, init, eq, algo::plus<>{}));
+      const auto ref = ref_reduce_by_key<std::int32_t>(hk, hv, eq, algo::plus<>{});
+      device_buffer<std::int32_t> ko(un), vo(un);
+      auto r = algo::reduce_by_key(policy, k.begin() + 1, k.begin() + 1 + m, v.begin() + 2, ko.begin() + 3, vo.begin() + 1);
+      REQUIRE(static_cast<std::size_t>(r.first - (ko.begin() + 3)) == ref.first.size());
+      REQUIRE(static_cast<std::size_t>(r.second - (vo.begin() + 1)) == ref.first.size());
+      const auto gk = ko.download(), gv = vo.download();
+      expect_equal("reduce_by_key keys vs host", std::vector<V>(gk.begin() + 3, gk.begin() + 3 + static_cast<std::ptrdiff_t>(ref.first.size())), ref.first);
+      expect_equal("reduce_by_key values vs host", std::vector<V>(gv.begin() + 1, gv.begin() + 1 + static_cast<std::ptrdiff_t>(ref.first.size())), ref.second);
+      CHECK(unwritten_from(prefix(gk, 3), 0));
+      CHECK(unwritten_from(gk, 3 + ref.first.size()));
+      CHECK(unwritten_from(gv, 1 + ref.first.size()));
+    }
+  }
+  if constexpr (std::is_same<V, std::int32_t>::value) {
     INFO("variant: reduce_by_key(.., eq, (a, b) -> b), exclusive_scan_by_key(.., init, eq, (a, b) -> b)");
     device_buffer<std::int32_t> ko(un), vo(un);
     auto r = algo::reduce_by_key(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), eq, take_right{});
@@ -383,6 +413,24 @@ void check_segmented_one(const Policy& policy, const layout& l, std::uint64_t se
       algo::segmented_reduce(policy, x.begin(), o32.begin(), o32.end(), red.begin(), init);
       expect_equal("vs host", red.download(), ref, prsc);
     }
+  }
+  if constexpr (std::is_same<V, std::int32_t>::value) {
+    INFO("variant: input x + 1, output out + 0 (different alignments; out[i] is x[i + 1]'s)");
+    const std::vector<std::int32_t> hx1(h_x.begin() + 1, h_x.end());
+    std::vector<std::int64_t> h_o1 = h_o;
+    for (auto& e : h_o1) e -= 1;  // the same elements of x, counted from x + 1
+    device_buffer<std::int64_t> off1(h_o1);
+    out.fill_sentinel();
+    CHECK(algo::segmented_inclusive_scan(policy, x.begin() + 1, off1.begin(), off1.end(), out.begin()) ==
+          out.begin() + h_o1.back());
+    auto got = out.download();
+    std::vector<std::int32_t> want = ref_segmented_inclusive_scan<std::int32_t>(hx1, h_o1, algo::plus<>{},
+                                                                                std::vector<std::int32_t>(un - 1, sentinel_value<std::int32_t>()));
+    want.push_back(sentinel_value<std::int32_t>());
+    expect_equal("segmented_inclusive_scan vs host", got, want);
+    red.fill_sentinel();
+    algo::segmented_reduce(policy, x.begin() + 1, off1.begin(), off1.end(), red.begin(), init);
+    expect_equal("segmented_reduce vs host", red.download(), ref_segmented_reduce<std::int32_t>(hx1, h_o1, init, algo::plus<>{}));
   }
   if constexpr (std::is_same<V, std::int32_t>::value) {
     INFO("variant: segmented_reduce(policy, x, offsets, out, init, (a, b) -> b): each segment's last value");
