@@ -246,12 +246,20 @@ std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values
   const auto ko = kernel_view(policy, keys_out);
   const auto vo = kernel_view(policy, values_out);
   using Heads = seg::key_heads<decltype(k), Eq>;
-  using L = seg::lift_runs<Acc, Heads, decltype(v)>;
-  const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
   const auto run = [&](long long* count) {
     using W = seg::run_writer<Acc, decltype(k), Eq, decltype(ko), decltype(vo)>;
     const seg::indexed_output<W> out(W{k, eq, ko, vo, n, count}, 0);
-    run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, false);
+    const auto lifted = [&](auto runs_type) {
+      using L = seg::lift_runs<Acc, Heads, decltype(v), decltype(runs_type)>;
+      const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
+      run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, false);
+    };
+    if constexpr (is_host_policy<Policy>::value) {
+      lifted(0LL);
+    } else {
+      if (n <= 0x7fffffff) lifted(0);  // 32-bit run counts: a smaller lifted value
+      else lifted(0LL);
+    }
   };
   if constexpr (is_host_policy<Policy>::value) {
     long long count = 0;

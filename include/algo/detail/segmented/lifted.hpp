@@ -31,11 +31,12 @@ struct seg_value {
   int head;  // non-zero: a segment starts in the span this value covers
 };
 /// reduce_by_key's lifted value: the number of runs started in the span instead of a flag (the
-/// span holds a head exactly when runs > 0).
-template <class Acc>
+/// span holds a head exactly when runs > 0). R: int when the input has fewer than 2^31 elements
+/// (an 8-byte value for float sums: the packed tile state, 16 items per thread), else long long.
+template <class Acc, class R = long long>
 struct run_value {
   Acc value;
-  long long runs;
+  R runs;
 };
 
 /// (h1, a) (+) (h2, b) = (h1 | h2, h2 ? b : op(a, b)); Op returns the accumulator type.
@@ -49,10 +50,10 @@ struct segmented_op {
     return seg_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.head};
   }
   ALGO_EXEC_CHECK_DISABLE
-  template <class Acc>
-  ALGO_HD run_value<Acc> operator()(const run_value<Acc>& a, const run_value<Acc>& b) const {
-    if (b.runs) return run_value<Acc>{b.value, a.runs + b.runs};
-    return run_value<Acc>{static_cast<Acc>(op(a.value, b.value)), a.runs};
+  template <class Acc, class R>
+  ALGO_HD run_value<Acc, R> operator()(const run_value<Acc, R>& a, const run_value<Acc, R>& b) const {
+    if (b.runs) return run_value<Acc, R>{b.value, static_cast<R>(a.runs + b.runs)};
+    return run_value<Acc, R>{static_cast<Acc>(op(a.value, b.value)), a.runs};
   }
 };
 
@@ -212,19 +213,19 @@ struct lift {
 inline constexpr int lift_plain = 0, lift_init = 1, lift_exclusive = 2;
 
 /// reduce_by_key: (value, 1 if a run starts here).
-template <class Acc, class Heads, class ValIt>
+template <class Acc, class Heads, class ValIt, class R>
 struct lift_runs {
-  using value_type = run_value<Acc>;
+  using value_type = run_value<Acc, R>;
   static constexpr bool needs_previous = false;
   Heads heads;
   ValIt values;
   ALGO_EXEC_CHECK_DISABLE
   template <class V>
-  ALGO_HD run_value<Acc> make(bool h, const V& cur, const V&) const {
-    return run_value<Acc>{static_cast<Acc>(cur), h ? 1 : 0};
+  ALGO_HD run_value<Acc, R> make(bool h, const V& cur, const V&) const {
+    return run_value<Acc, R>{static_cast<Acc>(cur), static_cast<R>(h ? 1 : 0)};
   }
   ALGO_EXEC_CHECK_DISABLE
-  ALGO_HD run_value<Acc> operator()(std::int64_t i) const {
+  ALGO_HD run_value<Acc, R> operator()(std::int64_t i) const {
     const auto v = values[i];
     return make(heads(i), v, v);
   }
@@ -258,7 +259,8 @@ struct run_writer {
   std::int64_t n;
   long long* count;
   ALGO_EXEC_CHECK_DISABLE
-  ALGO_HD void operator()(std::int64_t i, const run_value<Acc>& v) const {
+  template <class R>
+  ALGO_HD void operator()(std::int64_t i, const run_value<Acc, R>& v) const {
     // the run's first key (as thrust::reduce_by_key: keys equal under eq need not be identical)
     if (i == 0 || !eq(keys[i - 1], keys[i])) keys_out[v.runs - 1] = keys[i];
     const bool last = i + 1 == n;

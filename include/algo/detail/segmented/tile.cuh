@@ -105,8 +105,8 @@ struct lift_traits<lift<Acc, Heads, ValIt, Op, Mode>> {
   using heads_t = Heads;
   using values_t = ValIt;
 };
-template <class Acc, class Heads, class ValIt>
-struct lift_traits<lift_runs<Acc, Heads, ValIt>> {
+template <class Acc, class Heads, class ValIt, class R>
+struct lift_traits<lift_runs<Acc, Heads, ValIt, R>> {
   static constexpr bool known = true;
   using heads_t = Heads;
   using values_t = ValIt;
