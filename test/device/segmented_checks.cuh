@@ -442,6 +442,7 @@ void check_segmented_one(const Policy& policy, const layout& l, std::uint64_t se
   {
     INFO("variant: segmented_inclusive_scan(policy, x, offsets, out, op)");
     const auto ref = ref_scan(ref_segmented_inclusive_scan<R>(h_x, h_o, op, base));
+    out.fill_sentinel();
     CHECK(algo::segmented_inclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), op) == out.begin() + end_ix);
     const auto got = out.download();
     expect_equal("vs host", got, ref, psc);
