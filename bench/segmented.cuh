@@ -69,8 +69,8 @@ inline std::vector<int> segment_offsets(std::int64_t n, std::int64_t L, bool pow
   return o;
 }
 
-struct seg_tiles_128x16 : algo::detail::cuda::deterministic_tuning_base {
-  static constexpr int threads = 128;
+struct seg_tiles_256x16 : algo::detail::cuda::deterministic_tuning_base {
+  static constexpr int threads = 256;
   static constexpr int items_override = 16;
 };
 struct seg_tiles_128x32 : algo::detail::cuda::deterministic_tuning_base {
@@ -131,7 +131,7 @@ inline void run_segmented(const options& opt, report& rep) {
       add("segmented_reduce", "algo::cuda uniform_offsets", median_ms(opt, [&](int) {
         algo::segmented_reduce(algo::cuda, v, u, u + segments + 1, out.p, 0.0f);
       }), seg_bytes);
-      // tile shapes of the lifted scan (default 256 x 16)
+      // tile shapes of the lifted scan (the default: the scans' own, 128 x 16 for 8-byte pairs)
       const auto shaped = [&](auto tuning, const char* label) {
         using Tuning = decltype(tuning);
         add("segmented_reduce", label, median_ms(opt, [&](int) {
@@ -139,7 +139,7 @@ inline void run_segmented(const options& opt, report& rep) {
                                                         out.p, 0.0f, algo::plus<>{}, 0.0f);
         }), seg_bytes);
       };
-      shaped(seg_tiles_128x16{}, "algo::cuda uniform, tiles 128x16");
+      shaped(seg_tiles_256x16{}, "algo::cuda uniform, tiles 256x16");
       shaped(seg_tiles_128x32{}, "algo::cuda uniform, tiles 128x32");
     }
 

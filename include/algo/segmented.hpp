@@ -182,22 +182,16 @@ struct is_cuda_policy : std::false_type {};
 template <class... S>
 struct is_cuda_policy<cuda_policy<S...>> : std::true_type {};
 
-/// segmented_reduce's tiles on algo::cuda for lifted values of up to 8 bytes (a float or int with
-/// its flag): 256 threads x 16 items (4096 elements, where the scans' own tuning gives 128 x 16).
-/// It writes almost nothing, so each tile's look-back is a larger share of its time than in a
-/// scan: fewer, larger tiles. Larger values keep the scans' tuning (shared memory).
-struct segmented_reduce_tuning : cuda::deterministic_tuning_base {
-  static constexpr int threads = 256;
-};
-
-/// run_lifted with an explicit tile shape, for the default strategy (the others as run_lifted).
+/// run_lifted with an explicit tile shape, for the default strategy (the others as run_lifted): the
+/// bench's tile-shape rows for segmented_reduce. (256 x 16 and 128 x 32 tiles timed level with the
+/// scans' own 128 x 16 on the H100, 2026-11-23, so the algorithms use the latter.)
 template <class Acc, class Tuning, class... S, class In, class Out, class SOp>
 void run_lifted_tuned(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop) {
   using Policy = cuda_policy<S...>;
   if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value) {
     using L = iter_value_t<In>;
     using Op = accumulate_with<SOp, L>;
-    using T = std::conditional_t<sizeof(L) <= 8, Tuning, cuda::deterministic_tuning_base>;
+    using T = Tuning;
     const cuda::scan_problem<L, In, Out, Op> problem{in, out, n, Op{sop}, cuda::none<L>(), false, "segmented_reduce"};
     if constexpr (std::is_floating_point<Acc>::value) {
       cuda::run_deterministic_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, T>(
@@ -340,9 +334,8 @@ void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, st
     using W = seg::segment_writer<Heads, decltype(offs), decltype(o)>;
     const seg::indexed_output<W> lifted_out(W{heads, offs, segments, info.first, n, o}, 0);
 #if ALGO_HAS_CUDA
-    if constexpr (is_cuda_policy<Policy>::value) {
-      using Tiles = std::conditional_t<std::is_void<Tuning>::value, segmented_reduce_tuning, Tuning>;
-      run_lifted_tuned<Acc, Tiles>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}});
+    if constexpr (is_cuda_policy<Policy>::value && !std::is_void<Tuning>::value) {
+      run_lifted_tuned<Acc, Tuning>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}});
       return;
     }
 #endif
