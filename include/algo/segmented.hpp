@@ -176,6 +176,36 @@ void run_lifted(const cub_policy& p, In in, std::int64_t n, Out out, SOp sop, bo
 }
 #endif
 
+template <class P>
+struct is_cuda_policy : std::false_type {};
+#if ALGO_HAS_CUDA
+template <class... S>
+struct is_cuda_policy<cuda_policy<S...>> : std::true_type {};
+
+/// run_lifted with an explicit tile shape, for the default strategy (the others as run_lifted): the
+/// bench's tile-shape rows for segmented_reduce. (256 x 16 and 128 x 32 tiles timed level with the
+/// scans' own 128 x 16 on the H100, 2026-11-23, so the algorithms use the latter.)
+template <class Acc, class Tuning, class... S, class In, class Out, class SOp>
+void run_lifted_tuned(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop) {
+  using Policy = cuda_policy<S...>;
+  if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value) {
+    using L = iter_value_t<In>;
+    using Op = accumulate_with<SOp, L>;
+    using T = Tuning;
+    const cuda::scan_problem<L, In, Out, Op> problem{in, out, n, Op{sop}, cuda::none<L>(), false, "segmented_reduce"};
+    if constexpr (std::is_floating_point<Acc>::value) {
+      cuda::run_deterministic_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, T>(
+          problem, p.stream, p.resource);
+    } else {
+      cuda::run_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, T>(problem, p.stream,
+                                                                                            p.resource);
+    }
+  } else {
+    run_lifted<Acc>(p, in, n, out, sop, false);
+  }
+}
+#endif
+
 /// Whether the output provably overlaps an input (only iterators alias.hpp can see through are
 /// checked; for others not overlapping is the caller's promise, as Thrust's).
 template <class InIt, class OutIt>
@@ -278,7 +308,7 @@ std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values
 
 /// out[k] = init op (segment k, in order); an empty segment gets init (as T: not converted to the
 /// accumulator and back).
-template <class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
+template <class Tuning = void, class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
 void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
                       const seg::offsets_info& info, OutIt out, const Acc& init, Op op, const T& init_as_t) {
   const char* name = "segmented_reduce";
@@ -303,6 +333,12 @@ void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, st
     const seg::indexed_iterator<L> in(L{heads, v, AOp{op}, init}, 0);
     using W = seg::segment_writer<Heads, decltype(offs), decltype(o)>;
     const seg::indexed_output<W> lifted_out(W{heads, offs, segments, info.first, n, o}, 0);
+#if ALGO_HAS_CUDA
+    if constexpr (is_cuda_policy<Policy>::value && !std::is_void<Tuning>::value) {
+      run_lifted_tuned<Acc, Tuning>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}});
+      return;
+    }
+#endif
     run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, false);
   });
 }
