@@ -191,14 +191,13 @@ void run_lifted_tuned(const cuda_policy<S...>& p, In in, std::int64_t n, Out out
   if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value) {
     using L = iter_value_t<In>;
     using Op = accumulate_with<SOp, L>;
-    using T = Tuning;
     const cuda::scan_problem<L, In, Out, Op> problem{in, out, n, Op{sop}, cuda::none<L>(), false, "segmented_reduce"};
     if constexpr (std::is_floating_point<Acc>::value) {
-      cuda::run_deterministic_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, T>(
+      cuda::run_deterministic_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, Tuning>(
           problem, p.stream, p.resource);
     } else {
-      cuda::run_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, T>(problem, p.stream,
-                                                                                            p.resource);
+      cuda::run_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, Tuning>(problem, p.stream,
+                                                                                                 p.resource);
     }
   } else {
     run_lifted<Acc>(p, in, n, out, sop, false);
