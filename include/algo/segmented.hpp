@@ -141,27 +141,30 @@ void with_offset_heads(const char* name, const Policy& policy, OffIt offsets, st
 }
 
 /// The lifted scan itself (inclusive, no init: the init, if any, is folded in by the lifting).
-/// `in_place`: the lifted input reads, of what the output writes, only position i (algo::par may
-/// then run its tiled scan with claims).
+/// `alias`: what the lifted input may read of what the output writes (none; same_position: only
+/// position i; other: elsewhere, or unknown). The sequential scan and the device kernels read a
+/// position (a tile) before writing it, which is enough for same_position; algo::par runs its tiled
+/// scan with claims then, and scans sequentially for other.
 template <class Acc, class In, class Out, class SOp>
-void run_lifted(const seq_policy& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+void run_lifted(const seq_policy& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
 }
 template <class Acc, class In, class Out, class SOp>
-void run_lifted(const par_policy& p, In in, std::int64_t n, Out out, SOp sop, bool in_place) {
+void run_lifted(const par_policy& p, In in, std::int64_t n, Out out, SOp sop, alias_kind alias) {
   const int threads = host::thread_count(p);
-  if (threads <= 1 || n < host::tuning::scan_min_tiles * host::tuning::scan_tile) {
+  if (threads <= 1 || n < host::tuning::scan_min_tiles * host::tuning::scan_tile || alias == alias_kind::other) {
     scan(seq, inclusive_t{}, in, n, out, sop, no_init_t{});
     return;
   }
   using L = iter_value_t<In>;
-  host::scan_tiles<true, L>(threads, in, n, out, sop, std::optional<L>{}, in_place);
+  host::scan_tiles<true, L>(threads, in, n, out, sop, std::optional<L>{}, alias == alias_kind::same_position);
 }
 #if ALGO_HAS_CUDA
 /// algo::cuda: the policy's strategy; the default (automatic) takes the deterministic look-back
-/// for floating-point values of any size, so segmented float results are reproducible run to run.
+/// when the values accumulate in a floating-point type (float, double), so those segmented
+/// results are reproducible run to run (a struct of floats takes the classic look-back).
 template <class Acc, class... S, class In, class Out, class SOp>
-void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   using Policy = cuda_policy<S...>;
   if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value &&
                 std::is_floating_point<Acc>::value) {
@@ -171,7 +174,7 @@ void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp 
   }
 }
 template <class Acc, class In, class Out, class SOp>
-void run_lifted(const cub_policy& p, In in, std::int64_t n, Out out, SOp sop, bool) {
+void run_lifted(const cub_policy& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
 }
 #endif
@@ -200,18 +203,25 @@ void run_lifted_tuned(const cuda_policy<S...>& p, In in, std::int64_t n, Out out
                                                                                                  p.resource);
     }
   } else {
-    run_lifted<Acc>(p, in, n, out, sop, false);
+    run_lifted<Acc>(p, in, n, out, sop, alias_kind::none);
   }
 }
 #endif
 
-/// Whether the output provably overlaps an input (only iterators alias.hpp can see through are
-/// checked; for others not overlapping is the caller's promise, as Thrust's).
+/// Whether the output provably overlaps an input: checked only for iterators alias.hpp can see
+/// through; for others an overlap other than in place is the caller's promise, as Thrust's.
 template <class InIt, class OutIt>
-alias_kind overlap(const InIt& in, std::int64_t n_in, const OutIt& out, std::int64_t n_out) {
-  if (n_in <= 0 || n_out <= 0) return alias_kind::none;
-  if constexpr (access_traits<InIt>::known && access_traits<OutIt>::known) return alias_between(in, n_in, out, n_out);
-  else return alias_kind::none;  // unknown: not checked
+bool proven_overlap(const InIt& in, std::int64_t n_in, const OutIt& out, std::int64_t n_out) {
+  if (n_in <= 0 || n_out <= 0) return false;
+  if constexpr (access_traits<InIt>::known && access_traits<OutIt>::known)
+    return alias_between(in, n_in, out, n_out) != alias_kind::none;
+  else return false;
+}
+/// What the input may read of the output, for the in-place decisions: alias_between's answer,
+/// with "unknown" taken as other (safe: a copy, or algo::par's sequential scan).
+template <class InIt, class OutIt>
+alias_kind may_alias(const InIt& in, std::int64_t n, const OutIt& out) {
+  return n <= 0 ? alias_kind::none : alias_between(in, n, out, n);
 }
 
 /// A copy of n values as T (host vector or device temporary), for in-place exclusive scans.
@@ -235,20 +245,20 @@ void with_copy(const char* name, const Policy& policy, It it, std::int64_t n, F&
 /// seg::lift_plain / lift_init (inclusive, without / with a per-segment init) / lift_exclusive.
 template <int Mode, class Acc, class Policy, class Heads, class ValIt, class OutIt, class Op>
 void segmented_scan_run(const char* name, const Policy& policy, Heads heads, ValIt values, std::int64_t n, OutIt out,
-                        Op op, const Acc& init, bool in_place) {
+                        Op op, const Acc& init, alias_kind alias) {
   using AOp = accumulate_with<Op, Acc>;
-  const auto run = [&](auto vals, bool same_position) {
+  const auto run = [&](auto vals, alias_kind a) {
     using L = seg::lift<Acc, Heads, decltype(vals), AOp, Mode>;
     const seg::indexed_iterator<L> in(L{heads, vals, AOp{op}, init}, 0);
     const auto o = kernel_view(policy, out);
     const seg::indexed_output<seg::value_writer<decltype(o)>> lifted_out(seg::value_writer<decltype(o)>{o}, 0);
-    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, same_position);
+    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, a);
   };
-  if (Mode == seg::lift_exclusive && in_place) {
-    // element i reads value i - 1, which the scan has already overwritten in place: scan a copy
-    with_copy<iter_value_t<ValIt>>(name, policy, values, n, [&](auto* copy) { run(copy, false); });
+  if (Mode == seg::lift_exclusive && alias != alias_kind::none) {
+    // element i reads value i - 1, which an in-place scan has already overwritten: scan a copy
+    with_copy<iter_value_t<ValIt>>(name, policy, values, n, [&](auto* copy) { run(copy, alias_kind::none); });
   } else {
-    run(kernel_view(policy, values), in_place);
+    run(kernel_view(policy, values), alias);
   }
 }
 
@@ -256,11 +266,11 @@ void segmented_scan_run(const char* name, const Policy& policy, Heads heads, Val
 /// The lifted scan over key heads (every policy; algo::cub's CUB calls in detail/cub/segmented.cuh).
 template <class Policy, bool Inclusive, class KeyIt, class ValIt, class OutIt, class Eq, class Op, class Acc>
 void scan_by_key_lifted(const Policy& policy, scan_kind<Inclusive>, KeyIt keys, ValIt values, std::int64_t n, OutIt out, Eq eq,
-                 Op op, const Acc& init, bool in_place) {
+                 Op op, const Acc& init, alias_kind alias) {
   const auto k = kernel_view(policy, keys);
   const seg::key_heads<decltype(k), Eq> heads{k, eq};
   segmented_scan_run<Inclusive ? seg::lift_plain : seg::lift_exclusive, Acc>(
-      Inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", policy, heads, values, n, out, op, init, in_place);
+      Inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", policy, heads, values, n, out, op, init, alias);
 }
 
 /// The lifted scan with run counts; returns the number of runs.
@@ -281,7 +291,7 @@ std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values
     const auto lifted = [&](auto runs_type) {
       using L = seg::lift_runs<Acc, Heads, decltype(v), decltype(runs_type)>;
       const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
-      run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, false);
+      run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
     };
     if constexpr (is_host_policy<Policy>::value) {
       lifted(0LL);
@@ -338,7 +348,7 @@ void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, st
       return;
     }
 #endif
-    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, false);
+    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
   });
 }
 
@@ -346,8 +356,8 @@ void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, st
 /// CUB's calls where CUB has them (detail/cub/segmented.cuh).
 template <class Policy, bool Inclusive, class KeyIt, class ValIt, class OutIt, class Eq, class Op, class Acc>
 void scan_by_key(const Policy& policy, scan_kind<Inclusive> kind, KeyIt keys, ValIt values, std::int64_t n, OutIt out,
-                 Eq eq, Op op, const Acc& init, bool in_place) {
-  scan_by_key_lifted(policy, kind, keys, values, n, out, eq, op, init, in_place);
+                 Eq eq, Op op, const Acc& init, alias_kind alias) {
+  scan_by_key_lifted(policy, kind, keys, values, n, out, eq, op, init, alias);
 }
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
 std::int64_t reduce_by_key(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
@@ -379,11 +389,22 @@ OutIt scan_by_key_entry(const char* name, const Policy& policy, KeyIt keys_first
   check_iterator(name, "values", policy, values, n);
   check_iterator(name, "output", policy, out, n);
   if (n == 0) return out;
-  if (overlap(keys_first, n, out, n) != alias_kind::none) fail(name, "the output overlaps the keys");
-  const alias_kind va = overlap(values, n, out, n);
-  if (va == alias_kind::other) fail(name, "the output overlaps the values other than exactly (in place)");
-  detail::scan_by_key(policy, scan_kind<Mode != seg::lift_exclusive>{}, keys_first, values, n, out, eq, op, init,
-              va == alias_kind::same_position);
+  // Thrust allows the output to be the keys or the values exactly, no other overlap
+  const auto exact_or_none = [&](const auto& in) {
+    return !proven_overlap(in, n, out, n) || may_alias(in, n, out) == alias_kind::same_position;
+  };
+  if (!exact_or_none(keys_first)) fail(name, "the output overlaps the keys other than exactly (in place)");
+  if (!exact_or_none(values)) fail(name, "the output overlaps the values other than exactly (in place)");
+  const auto run = [&](auto keys) {
+    detail::scan_by_key(policy, scan_kind<Mode != seg::lift_exclusive>{}, keys, values, n, out, eq, op, init,
+                        may_alias(values, n, out));
+  };
+  if (may_alias(keys_first, n, out) != alias_kind::none) {
+    // the heads compare key i with key i - 1 and i + 1, which an in-place scan overwrites: a copy
+    with_copy<iter_value_t<KeyIt>>(name, policy, keys_first, n, [&](auto* copy) { run(copy); });
+  } else {
+    run(keys_first);
+  }
   return out + n;
 }
 
@@ -400,9 +421,9 @@ std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_f
 #if ALGO_HAS_CUDA
   if constexpr (is_device_policy<Policy>::value) cuda::refuse_host_result_under_capture(name, policy.stream);
 #endif
-  if (overlap(keys_first, n, keys_out, n) != alias_kind::none || overlap(values, n, keys_out, n) != alias_kind::none)
+  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
     fail(name, "the keys output overlaps an input");
-  if (overlap(keys_first, n, values_out, n) != alias_kind::none || overlap(values, n, values_out, n) != alias_kind::none)
+  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
     fail(name, "the values output overlaps an input");
   const std::int64_t runs = detail::reduce_by_key(policy, keys_first, values, n, keys_out, values_out, eq, op);
   return {keys_out + runs, values_out + runs};
@@ -425,11 +446,13 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   check_iterator(name, "input", policy, first + info.first, n);
   check_iterator(name, "output", policy, out + info.first, n);
   if (n == 0) return out + info.last;
-  const alias_kind a = overlap(first + info.first, n, out + info.first, n);
-  if (a == alias_kind::other) fail(name, "the output overlaps the input other than exactly (in place)");
+  const alias_kind a = may_alias(first + info.first, n, out + info.first);
+  if (proven_overlap(first + info.first, n, out + info.first, n) && a != alias_kind::same_position)
+    fail(name, "the output overlaps the input other than exactly (in place)");
+  if (proven_overlap(offsets_first, segments + 1, out + info.first, n)) fail(name, "the output overlaps the offsets");
   with_offset_heads(name, policy, offsets_first, segments, info, [&](auto heads) {
     segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init,
-                                  a == alias_kind::same_position);
+                                  a);
   });
   return out + info.last;
 }
@@ -445,7 +468,8 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
   const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
   const std::int64_t n = info.last - info.first;
   check_iterator(name, "input", policy, first + info.first, n);
-  if (overlap(first + info.first, n, out, segments) != alias_kind::none) fail(name, "the output overlaps the input");
+  if (proven_overlap(first + info.first, n, out, segments)) fail(name, "the output overlaps the input");
+  if (proven_overlap(offsets_first, segments + 1, out, segments)) fail(name, "the output overlaps the offsets");
   detail::segmented_reduce(policy, first, offsets_first, segments, info, out, static_cast<Acc>(init), op, init);
 }
 

@@ -767,6 +767,16 @@ void check_in_place(const Policy& policy) {
       algo::segmented_inclusive_scan(policy, io.begin(), o.begin(), o.end(), io.begin());
       expect_equal("segmented_inclusive_scan in place", io.download(),
                    ref_segmented_inclusive_scan<std::int32_t>(h_v, l.offsets, algo::plus<>{}, h_v));
+      // the output is the keys (Thrust allows first1 == result): the heads read keys i - 1 and i + 1
+      io.upload(h_v);
+      algo::inclusive_scan_by_key(policy, k.begin(), k.end(), io.begin(), k.begin());
+      expect_equal("inclusive_scan_by_key into the keys", k.download(),
+                   ref_inclusive_scan_by_key<std::int32_t>(h_k, h_v, eq, algo::plus<>{}));
+      k.upload(h_k);
+      algo::exclusive_scan_by_key(policy, k.begin(), k.end(), io.begin(), k.begin(), 17);
+      expect_equal("exclusive_scan_by_key into the keys", k.download(),
+                   ref_exclusive_scan_by_key<std::int32_t>(h_k, h_v, 17, eq, algo::plus<>{}));
+      k.upload(h_k);
       require_device_ok("end of check_in_place");
     }
   }

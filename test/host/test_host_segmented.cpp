@@ -12,6 +12,7 @@
 #include "segmented_ref.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -743,6 +744,39 @@ TEST_CASE("scans by key and segmented scans in place (out == values)", "[segment
         algo::segmented_exclusive_scan(p, io.data(), o.data(), o.data() + o.size(), io.data(), 5);
         require_equal(io, ref_segmented_exclusive_scan<std::int32_t>(v, o, 5, algo::plus<>{}, v), nullptr,
                       "segmented_exclusive_scan in place (pointers)");
+      });
+    }
+  }
+}
+
+TEST_CASE("in place through iterators the library cannot see through (std::deque), and out == keys",
+          "[segmented][inplace]") {
+  // alias.hpp does not know deque iterators: the library must assume they may be the output
+  // (exclusive scans then scan a copy; algo::par scans sequentially), as Thrust allows in place.
+  const algo::equal_to<> eq;
+  for (std::int64_t n : {std::int64_t(1000), 3 * T + 7}) {
+    const layout l = random_layout(n, 3000, 281);
+    INFO("n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const auto k = by_key_keys(l, 282);
+    const auto v = random_vector<std::int32_t>(un, 283);
+    const auto want_incl = ref_inclusive_scan_by_key<std::int32_t>(k, v, eq, algo::plus<>{});
+    const auto want_excl = ref_exclusive_scan_by_key<std::int32_t>(k, v, 11, eq, algo::plus<>{});
+    for (int rep = 0; rep < 3; ++rep) {
+      for_each_policy_few([&](const auto& p) {
+        std::deque<std::int32_t> d(v.begin(), v.end());
+        algo::inclusive_scan_by_key(p, k.begin(), k.end(), d.begin(), d.begin());
+        CHECK(std::vector<std::int32_t>(d.begin(), d.end()) == want_incl);
+        d.assign(v.begin(), v.end());
+        algo::exclusive_scan_by_key(p, k.begin(), k.end(), d.begin(), d.begin(), 11);
+        CHECK(std::vector<std::int32_t>(d.begin(), d.end()) == want_excl);
+        // the output is the keys (Thrust allows first1 == result): the heads read keys i - 1, i + 1
+        std::vector<std::int32_t> kk = k;
+        algo::inclusive_scan_by_key(p, kk.begin(), kk.end(), v.begin(), kk.begin());
+        CHECK(kk == want_incl);
+        kk = k;
+        algo::exclusive_scan_by_key(p, kk.data(), kk.data() + n, v.data(), kk.data(), 11);
+        CHECK(kk == want_excl);
       });
     }
   }

@@ -30,18 +30,18 @@
 namespace algo::detail {
 namespace cub_backend {
 
-/// key_equal is plain == (what CUB's ReduceByKey uses): algo's, std's, Thrust's and libcu++'s
-/// equal_to, typed or transparent.
-template <class Eq>
+/// key_equal is plain == on Key (what CUB's ReduceByKey uses): algo's, std's, Thrust's and
+/// libcu++'s equal_to, transparent or typed on Key itself (equal_to<int> on double keys converts
+/// them first: not plain).
+template <class Eq, class Key>
 struct is_plain_equal : std::false_type {};
-template <class T>
-struct is_plain_equal<algo::equal_to<T>> : std::true_type {};
-template <class T>
-struct is_plain_equal<std::equal_to<T>> : std::true_type {};
-template <class T>
-struct is_plain_equal<::cuda::std::equal_to<T>> : std::true_type {};
-template <class Eq>
-inline constexpr bool is_plain_equal_v = is_plain_equal<Eq>::value || std::is_same<Eq, thrust::equal_to<>>::value;
+template <template <class> class E, class T, class Key>
+struct is_plain_equal<E<T>, Key>
+    : std::bool_constant<(std::is_same<E<T>, algo::equal_to<T>>::value || std::is_same<E<T>, std::equal_to<T>>::value ||
+                          std::is_same<E<T>, ::cuda::std::equal_to<T>>::value || std::is_same<E<T>, thrust::equal_to<T>>::value) &&
+                         (std::is_void<T>::value || std::is_same<std::remove_cv_t<T>, Key>::value)> {};
+template <class Eq, class Key>
+inline constexpr bool is_plain_equal_v = is_plain_equal<Eq, Key>::value;
 
 /// The key_equal handed to CUB: returns bool from a const operator().
 template <class Eq>
@@ -56,7 +56,7 @@ struct key_equal_for_cub {
 
 template <bool Inclusive, class KeyIt, class ValIt, class OutIt, class Eq, class Op, class Acc>
 void scan_by_key(const cub_policy& p, scan_kind<Inclusive>, KeyIt keys, ValIt values, std::int64_t n, OutIt out, Eq eq,
-                 Op op, const Acc& init, bool) {
+                 Op op, const Acc& init, alias_kind) {
   const char* name = Inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key";
   auto k = cuda::unwrap(keys);
   auto in = cub_backend::as_accumulator<Acc>(cuda::unwrap(values));
@@ -79,7 +79,7 @@ void scan_by_key(const cub_policy& p, scan_kind<Inclusive>, KeyIt keys, ValIt va
 template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
 std::int64_t reduce_by_key(const cub_policy& p, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
                            ValOut values_out, Eq eq, Op op) {
-  if constexpr (!cub_backend::is_plain_equal_v<Eq>) {
+  if constexpr (!cub_backend::is_plain_equal_v<Eq, iter_value_t<KeyIt>>) {
     return reduce_by_key_lifted(p, keys, values, n, keys_out, values_out, eq, op);
   } else {
     using V = iter_value_t<ValIt>;

@@ -43,8 +43,9 @@ struct heads_traits {
 };
 template <class KeyIt, class Eq>
 struct heads_traits<key_heads<KeyIt, Eq>> {
-  static constexpr bool fast = std::is_pointer<KeyIt>::value;
   using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+  // staged through shared memory: pointers to trivially copyable keys only
+  static constexpr bool fast = std::is_pointer<KeyIt>::value && std::is_trivially_copyable<key_t>::value;
   template <int Items>
   static constexpr std::size_t staging = cuda::warp_tile_io<key_t, Items>::bytes;
 };
@@ -126,7 +127,8 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
     using ValIt = typename LT::values_t;
     using HT = tile_detail::heads_traits<Heads>;
     constexpr int items = K::items;
-    if constexpr (!std::is_pointer<ValIt>::value || !HT::fast) {
+    if constexpr (!std::is_pointer<ValIt>::value || !HT::fast ||
+                  !std::is_trivially_copyable<std::remove_cv_t<std::remove_pointer_t<ValIt>>>::value) {
       cuda::load_tile_generic<K>(s, in, base, valid, x);
     } else {
       using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
@@ -167,8 +169,8 @@ struct writer_traits {
 };
 template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
 struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut>> {
-  static constexpr int kind = std::is_pointer<KeyIt>::value ? 2 : 0;
   using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+  static constexpr int kind = std::is_pointer<KeyIt>::value && std::is_trivially_copyable<key_t>::value ? 2 : 0;
 };
 template <class Heads, class OffIt, class OutIt>
 struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
