@@ -9,6 +9,17 @@
 #include "catch.hpp"
 #include "segmented_checks.cuh"
 
+#include <functional>
+
+// ReduceByKey compares raw keys with ==: only equality on the key type itself (or transparent) may
+// go to it; equal_to<int> on double keys converts first and must take the lifted path.
+namespace cb = algo::detail::cub_backend;
+static_assert(cb::is_plain_equal_v<algo::equal_to<>, int> && cb::is_plain_equal_v<algo::equal_to<int>, int>, "");
+static_assert(cb::is_plain_equal_v<std::equal_to<>, double> && cb::is_plain_equal_v<thrust::equal_to<long>, long>, "");
+static_assert(cb::is_plain_equal_v<cuda::std::equal_to<double>, double>, "");
+static_assert(!cb::is_plain_equal_v<algo::equal_to<int>, double> && !cb::is_plain_equal_v<std::equal_to<int>, double>, "");
+static_assert(!cb::is_plain_equal_v<algo::plus<>, int>, "");
+
 TEST_CASE("cub scans by key and reduce_by_key: int32", "[cub][segmented][by_key]") {
   seg_test::check_by_key<true, false, std::int32_t>(algo::cub);
 }
