@@ -176,7 +176,7 @@ struct lookback_spread1 : algo::detail::cuda::scan_tuning_base {
 struct lookback_w2 : algo::detail::cuda::scan_tuning_base {
   static constexpr int lookback_windows = 2;
 };
-struct lookback_t128 : algo::detail::cuda::scan_tuning_base {  // the 4-byte default until session 4
+struct lookback_t128 : algo::detail::cuda::scan_tuning_base {  // the 4-byte default before 2026-11-23
   static constexpr int threads = 128;
 };
 

@@ -69,15 +69,6 @@ inline std::vector<int> segment_offsets(std::int64_t n, std::int64_t L, bool pow
   return o;
 }
 
-struct seg_tiles_256x16 : algo::detail::cuda::deterministic_tuning_base {
-  static constexpr int threads = 256;
-  static constexpr int items_override = 16;
-};
-struct seg_tiles_128x32 : algo::detail::cuda::deterministic_tuning_base {
-  static constexpr int threads = 128;
-  static constexpr int items_override = 32;
-};
-
 inline void run_segmented(const options& opt, report& rep) {
   const std::int64_t n = std::int64_t(1) << (opt.quick ? 24 : 26);
   rotating_buffers<float> values(n, 1);
@@ -131,16 +122,6 @@ inline void run_segmented(const options& opt, report& rep) {
       add("segmented_reduce", "algo::cuda uniform_offsets", median_ms(opt, [&](int) {
         algo::segmented_reduce(algo::cuda, v, u, u + segments + 1, out.p, 0.0f);
       }), seg_bytes);
-      // tile shapes of the lifted scan (the default: the scans' own, 128 x 16 for 8-byte pairs)
-      const auto shaped = [&](auto tuning, const char* label) {
-        using Tuning = decltype(tuning);
-        add("segmented_reduce", label, median_ms(opt, [&](int) {
-          algo::detail::segmented_reduce_lifted<Tuning>(algo::cuda, v, u, segments, algo::detail::seg::offsets_info{0, n},
-                                                        out.p, 0.0f, algo::plus<>{}, 0.0f);
-        }), seg_bytes);
-      };
-      shaped(seg_tiles_256x16{}, "algo::cuda uniform, tiles 256x16");
-      shaped(seg_tiles_128x32{}, "algo::cuda uniform, tiles 128x32");
     }
 
     // ---- inclusive_scan_by_key ---------------------------------------------------------------------

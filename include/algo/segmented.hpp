@@ -43,44 +43,21 @@
 namespace algo {
 
 // ---- uniform segments ----------------------------------------------------------------------------
+namespace detail::segmented {
+/// Offset k of segments of `length` elements from element `first`.
+struct uniform_offset {
+  std::int64_t length, first;
+  ALGO_HD std::int64_t operator()(std::int64_t k) const { return first + k * length; }
+};
+}  // namespace detail::segmented
+
 /// The offsets first, first + L, first + 2L, ... as a random-access iterator (no memory; usable on
 /// the host and on the device). `auto o = algo::uniform_offsets(L); segmented_reduce(p, x, o, o + S + 1, ...)`.
-class uniform_offsets_iterator {
- public:
-  using value_type = std::int64_t;
-  using reference = std::int64_t;
-  using pointer = void;
-  using difference_type = std::ptrdiff_t;
-  using iterator_category = std::random_access_iterator_tag;
-
-  uniform_offsets_iterator() = default;
-  ALGO_HD uniform_offsets_iterator(std::int64_t length, std::int64_t first, std::int64_t k = 0)
-      : length_(length), first_(first), k_(k) {}
-  ALGO_HD std::int64_t operator*() const { return first_ + k_ * length_; }
-  ALGO_HD std::int64_t operator[](difference_type d) const { return first_ + (k_ + d) * length_; }
-  ALGO_HD uniform_offsets_iterator& operator++() { ++k_; return *this; }
-  ALGO_HD uniform_offsets_iterator operator++(int) { auto t = *this; ++k_; return t; }
-  ALGO_HD uniform_offsets_iterator& operator--() { --k_; return *this; }
-  ALGO_HD uniform_offsets_iterator& operator+=(difference_type d) { k_ += d; return *this; }
-  ALGO_HD uniform_offsets_iterator& operator-=(difference_type d) { k_ -= d; return *this; }
-  ALGO_HD friend uniform_offsets_iterator operator+(uniform_offsets_iterator a, difference_type d) { a.k_ += d; return a; }
-  ALGO_HD friend uniform_offsets_iterator operator+(difference_type d, uniform_offsets_iterator a) { a.k_ += d; return a; }
-  ALGO_HD friend uniform_offsets_iterator operator-(uniform_offsets_iterator a, difference_type d) { a.k_ -= d; return a; }
-  ALGO_HD friend difference_type operator-(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) {
-    return static_cast<difference_type>(a.k_ - b.k_);
-  }
-  ALGO_HD friend bool operator==(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ == b.k_; }
-  ALGO_HD friend bool operator!=(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ != b.k_; }
-  ALGO_HD friend bool operator<(const uniform_offsets_iterator& a, const uniform_offsets_iterator& b) { return a.k_ < b.k_; }
-  ALGO_HD std::int64_t length() const { return length_; }
-
- private:
-  std::int64_t length_ = 1, first_ = 0, k_ = 0;
-};
+using uniform_offsets_iterator = detail::segmented::indexed_iterator<detail::segmented::uniform_offset>;
 
 /// Segments of `length` elements starting at element `first`: offsets first + k * length.
 inline uniform_offsets_iterator uniform_offsets(std::int64_t length, std::int64_t first = 0) {
-  return uniform_offsets_iterator(length, first);
+  return uniform_offsets_iterator(detail::segmented::uniform_offset{length, first}, 0);
 }
 
 namespace detail {
@@ -102,7 +79,8 @@ auto kernel_view(const Policy&, It it) {
 template <class Policy, class OffIt>
 seg::offsets_info read_offsets(const char* name, const Policy& policy, OffIt offsets, std::int64_t segments) {
   if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
-    if (offsets.length() < 0) fail(name, "uniform_offsets with a negative length (" + std::to_string(offsets.length()) + ")");
+    const std::int64_t length = offsets.functor().length;
+    if (length < 0) fail(name, "uniform_offsets with a negative length (" + std::to_string(length) + ")");
     if (offsets[0] < 0) fail(name, "offsets[0] is negative (" + std::to_string(offsets[0]) + ")");
     (void)policy;
     return seg::offsets_info{offsets[0], offsets[segments]};
@@ -126,7 +104,7 @@ void with_offset_heads(const char* name, const Policy& policy, OffIt offsets, st
     (void)policy;
     (void)segments;
     (void)info;
-    f(seg::uniform_heads{offsets.length()});
+    f(seg::uniform_heads{offsets.functor().length});
   } else if constexpr (is_host_policy<Policy>::value) {
     const std::vector<std::uint32_t> mask = seg::heads_mask_host(offsets, segments, info);
     f(seg::mask_heads{mask.data()});
@@ -176,35 +154,6 @@ void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp 
 template <class Acc, class In, class Out, class SOp>
 void run_lifted(const cub_policy& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
-}
-#endif
-
-template <class P>
-struct is_cuda_policy : std::false_type {};
-#if ALGO_HAS_CUDA
-template <class... S>
-struct is_cuda_policy<cuda_policy<S...>> : std::true_type {};
-
-/// run_lifted with an explicit tile shape, for the default strategy (the others as run_lifted): the
-/// bench's tile-shape rows for segmented_reduce. (256 x 16 and 128 x 32 tiles timed level with the
-/// scans' own 128 x 16 on the H100, 2026-11-23, so the algorithms use the latter.)
-template <class Acc, class Tuning, class... S, class In, class Out, class SOp>
-void run_lifted_tuned(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop) {
-  using Policy = cuda_policy<S...>;
-  if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value) {
-    using L = iter_value_t<In>;
-    using Op = accumulate_with<SOp, L>;
-    const cuda::scan_problem<L, In, Out, Op> problem{in, out, n, Op{sop}, cuda::none<L>(), false, "segmented_reduce"};
-    if constexpr (std::is_floating_point<Acc>::value) {
-      cuda::run_deterministic_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, Tuning>(
-          problem, p.stream, p.resource);
-    } else {
-      cuda::run_lookback_tuned<typename Policy::warp_phase, typename Policy::block_scan, Tuning>(problem, p.stream,
-                                                                                                 p.resource);
-    }
-  } else {
-    run_lifted<Acc>(p, in, n, out, sop, alias_kind::none);
-  }
 }
 #endif
 
@@ -317,7 +266,7 @@ std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values
 
 /// out[k] = init op (segment k, in order); an empty segment gets init (as T: not converted to the
 /// accumulator and back).
-template <class Tuning = void, class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
+template <class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
 void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
                       const seg::offsets_info& info, OutIt out, const Acc& init, Op op, const T& init_as_t) {
   const char* name = "segmented_reduce";
@@ -342,12 +291,6 @@ void segmented_reduce_lifted(const Policy& policy, InIt first, OffIt offsets, st
     const seg::indexed_iterator<L> in(L{heads, v, AOp{op}, init}, 0);
     using W = seg::segment_writer<Heads, decltype(offs), decltype(o)>;
     const seg::indexed_output<W> lifted_out(W{heads, offs, segments, info.first, n, o}, 0);
-#if ALGO_HAS_CUDA
-    if constexpr (is_cuda_policy<Policy>::value && !std::is_void<Tuning>::value) {
-      run_lifted_tuned<Acc, Tuning>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}});
-      return;
-    }
-#endif
     run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
   });
 }

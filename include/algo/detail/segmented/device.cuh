@@ -113,7 +113,7 @@ template <class T, class InIt>
 T* copy_values_device(const char* name, const device_policy_base& policy, InIt in, std::int64_t n,
                       cuda::temporary_buffer& tmp) {
   T* out = tmp.as<T>();
-  copy_values_kernel<<<small_grid(n, 256) < 1024 ? small_grid(n, 256) : 1024, 256, 0, policy.stream>>>(in, static_cast<long long>(n), out);
+  copy_values_kernel<<<small_grid(n, 256), 256, 0, policy.stream>>>(in, static_cast<long long>(n), out);
   cuda::check_launch(name, "copy_values_kernel");
   return out;
 }
