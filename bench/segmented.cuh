@@ -3,10 +3,15 @@
 // lengths 1 .. 2^20, with empty segments), each against CUB and a device-to-device copy of the
 // values in the same run:
 //   segmented_reduce      cub::DeviceSegmentedReduce::Sum (offsets in memory) / algo::cub /
-//                         algo::cuda (offsets in memory) / algo::cuda with algo::uniform_offsets
+//                         algo::cuda (offsets in memory) / algo::cuda with algo::uniform_offsets /
+//                         algo::cuda's lifted scan (a named scan strategy) / thrust::reduce_by_key
+//                         on segment keys / cuBLAS gemv row sums (uniform L: an S x L matrix times
+//                         a vector of ones)
 //   inclusive_scan_by_key cub::DeviceScan::InclusiveSumByKey / algo::cuda (keys) / algo::cuda
 //                         segmented_inclusive_scan with uniform offsets (no keys to read)
 //   reduce_by_key         cub::DeviceReduce::ReduceByKey / algo::cuda
+//   segmented scans       (L = 32 and 2^20) segmented_inclusive_scan on each algo::cuda scan
+//                         strategy: the classic-strategies rows of the segmented forms
 // Bytes: what each must move (values read; + keys read; + outputs written).
 #pragma once
 
@@ -22,6 +27,9 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cublas_v2.h>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
 
 #include <algo/algo.hpp>
 
@@ -80,6 +88,9 @@ inline void run_segmented(const options& opt, report& rep) {
     bool power_law;
   };
   const std::vector<shape> shapes = {{4, false}, {32, false}, {256, false}, {4096, false}, {1 << 20, false}, {0, true}};
+  cublasHandle_t blas = nullptr;
+  if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) blas = nullptr;
+  device_array<float> ones(std::vector<float>(std::size_t(1) << 20, 1.0f));
   for (const shape& sh : shapes) {
     const std::vector<int> h_offsets = segment_offsets(n, sh.L, sh.power_law);
     const std::int64_t segments = static_cast<std::int64_t>(h_offsets.size()) - 1;
@@ -123,6 +134,22 @@ inline void run_segmented(const options& opt, report& rep) {
         algo::segmented_reduce(algo::cuda, v, u, u + segments + 1, out.p, 0.0f);
       }), seg_bytes);
     }
+    add("segmented_reduce", "algo::cuda lifted scan (deterministic_lookback)", median_ms(opt, [&](int) {
+      algo::segmented_reduce(algo::cuda.with(algo::scan_strategy::deterministic_lookback), v, offsets.p,
+                             offsets.p + segments + 1, out.p, 0.0f);
+    }), seg_bytes);
+    add("segmented_reduce", "thrust::reduce_by_key (segment keys)", median_ms(opt, [&](int) {
+      thrust::reduce_by_key(thrust::device, keys.p, keys.p + n, v, keys_out.p, out.p);
+    }), rbk_bytes);
+    if (!sh.power_law && blas && sh.L <= (1 << 20)) {
+      // row sums of the S x L row-major matrix: column-major L x S, y = A^T * ones
+      const float one = 1.0f, zero = 0.0f;
+      cublasSetStream(blas, nullptr);
+      add("segmented_reduce", "cublas gemv (row sums)", median_ms(opt, [&](int) {
+        cublasSgemv(blas, CUBLAS_OP_T, static_cast<int>(sh.L), static_cast<int>(segments), &one, v,
+                    static_cast<int>(sh.L), ones.p, 1, &zero, out.p, 1);
+      }), seg_bytes);
+    }
 
     // ---- inclusive_scan_by_key ---------------------------------------------------------------------
     add("scan_by_key", "memcpy D2D (r+w bytes)", copy_ms, 2 * vbytes);
@@ -154,6 +181,31 @@ inline void run_segmented(const options& opt, report& rep) {
       }), 2 * vbytes);
     }
 
+    // ---- each scan strategy's segmented form (the classic-strategies rows), L = 32 and 2^20 ------------
+    if (!sh.power_law && (sh.L == 32 || sh.L == (1 << 20))) {
+      const auto u = algo::uniform_offsets(sh.L);
+      auto strategy_row = [&](const char* impl, const auto& policy) {
+        add("segmented_scan", impl, median_ms(opt, [&](int) {
+          algo::segmented_inclusive_scan(policy, v, u, u + segments + 1, out.p);
+        }), 2 * vbytes);
+      };
+      add("segmented_scan", "memcpy D2D (r+w bytes)", copy_ms, 2 * vbytes);
+      {
+        cub_temp t([&](void* p, std::size_t& b) {
+          return cub::DeviceScan::InclusiveSumByKey(p, b, keys.p, v, out.p, static_cast<int>(n));
+        });
+        add("segmented_scan", "cub", median_ms(opt, [&](int) {
+          std::size_t b = t.bytes;
+          check(cub::DeviceScan::InclusiveSumByKey(t.p, b, keys.p, v, out.p, static_cast<int>(n)), "cub scan by key");
+        }), scan_bytes);
+      }
+      strategy_row("algo::cuda scan_then_fan", algo::cuda.with(algo::scan_strategy::scan_then_fan));
+      strategy_row("algo::cuda reduce_then_scan", algo::cuda.with(algo::scan_strategy::reduce_then_scan));
+      strategy_row("algo::cuda two_level", algo::cuda.with(algo::scan_strategy::two_level));
+      strategy_row("algo::cuda decoupled_lookback", algo::cuda.with(algo::scan_strategy::decoupled_lookback));
+      strategy_row("algo::cuda deterministic_lookback", algo::cuda.with(algo::scan_strategy::deterministic_lookback));
+    }
+
     // ---- reduce_by_key -----------------------------------------------------------------------------
     add("reduce_by_key", "memcpy D2D (r+w bytes)", copy_ms, 2 * vbytes);
     {
@@ -178,6 +230,7 @@ inline void run_segmented(const options& opt, report& rep) {
       algo::reduce_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v, keys_out.p, out.p);
     }), rbk_bytes);
   }
+  if (blas) cublasDestroy(blas);
 }
 
 }  // namespace bench

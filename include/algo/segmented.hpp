@@ -37,6 +37,7 @@
 #if ALGO_HAS_CUDA
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
+#  include "detail/segmented/reduce_merge_path.cuh"
 #  include "detail/segmented/tile.cuh"
 #endif
 
@@ -312,6 +313,24 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
                       const seg::offsets_info& info, OutIt out, const Acc& init, Op op, const T& init_as_t) {
   segmented_reduce_lifted(policy, first, offsets, segments, info, out, init, op, init_as_t);
 }
+#if ALGO_HAS_CUDA
+/// algo::cuda with its default scan strategy: the balanced merge-path kernel
+/// (detail/segmented/reduce_merge_path.cuh); the tiles' carries go through the policy's own scan.
+/// A policy that names a scan strategy runs the lifted scan on that strategy instead (the
+/// classic-strategies forms the bench compares).
+template <class W, class R, class Tr, class B, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
+void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B>& policy, InIt first, OffIt offsets,
+                      std::int64_t segments, const seg::offsets_info& info, OutIt out, const Acc& init, Op op,
+                      const T& init_as_t) {
+  using AOp = accumulate_with<Op, Acc>;
+  seg::merge_path::reduce<W>("segmented_reduce", policy, kernel_view(policy, first + info.first),
+                             kernel_view(policy, offsets), segments, info.first, info.last - info.first,
+                             kernel_view(policy, out), init, AOp{op}, init_as_t,
+                             [&](auto in, std::int64_t count, auto fix, auto sop) {
+                               run_lifted<Acc>(policy, in, count, fix, sop, alias_kind::none);
+                             });
+}
+#endif
 
 }  // namespace detail
 }  // namespace algo

@@ -68,6 +68,24 @@ inline layout fixed_layout(std::int64_t n, std::int64_t len) {
   return l;
 }
 
+/// Clumps of thousands of empty segments (whole tiles of segment ends and no elements) between
+/// segments of thousands of elements (tiles of elements and no ends), then short ones.
+inline layout clumps_layout(std::int64_t n) {
+  layout l{"clumps of 5000 empty segments between long ones", {0}};
+  std::int64_t at = 0;
+  for (int round = 0; at < n; ++round) {
+    for (int e = 0; e < 5000; ++e) l.offsets.push_back(at);
+    at = std::min(n, at + 7000 + 1000 * (round % 3));
+    l.offsets.push_back(at);
+    for (int s = 0; s < 50 && at < n; ++s) {
+      at = std::min(n, at + 1 + s % 5);
+      l.offsets.push_back(at);
+    }
+  }
+  if (l.offsets.back() != n) l.offsets.push_back(n);
+  return l;
+}
+
 /// The layouts every size is tested with.
 inline std::vector<layout> standard_layouts(std::int64_t n, std::uint64_t seed) {
   std::vector<layout> v;
@@ -78,6 +96,7 @@ inline std::vector<layout> standard_layouts(std::int64_t n, std::uint64_t seed) 
   v.push_back(fixed_layout(n, 4));
   v.push_back(fixed_layout(n, 32));
   v.push_back(fixed_layout(n, 1000));
+  v.push_back(clumps_layout(n));
   return v;
 }
 
