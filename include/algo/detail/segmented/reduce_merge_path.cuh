@@ -66,7 +66,9 @@ struct carry_op {
 template <class Acc>
 struct config {
   static constexpr int threads = 256;
-  static constexpr int items = sizeof(Acc) <= 4 ? 8 : sizeof(Acc) <= 8 ? 6 : sizeof(Acc) <= 16 ? 4 : 2;
+  // odd item counts: a warp's threads read their runs of the tile in shared memory without bank
+  // conflicts (256 x 13 measured best of 64-512 threads x 7-19 items on the H100, bench/NOTES.md)
+  static constexpr int items = sizeof(Acc) <= 4 ? 13 : sizeof(Acc) <= 8 ? 7 : sizeof(Acc) <= 16 ? 5 : 3;
   static constexpr int tile = threads * items;  // merge items (elements + segment ends) per block
 };
 
@@ -235,11 +237,13 @@ struct prefix_writer {
 /// out[k] = init op (segment k, in order), or init (as T) for an empty segment. `values` starts at
 /// the first segment's first element; offsets are absolute (offsets[0] == base); n elements.
 /// `scan_tiles(in, count, out, op)` runs the policy's inclusive scan (no init) over the tiles' carries.
-template <class Phase, class Acc, class ValIt, class OffIt, class OutIt, class Op, class T, class ScanTiles>
+/// Shape: a tile shape (threads, items, tile) in place of config<Acc> (for tuning sweeps).
+template <class Phase, class Shape = void, class Acc, class ValIt, class OffIt, class OutIt, class Op, class T,
+          class ScanTiles>
 void reduce(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t segments,
             std::int64_t base, std::int64_t n, OutIt out, const Acc& init, Op op, const T& init_as_t,
             ScanTiles&& scan_tiles) {
-  using Cfg = config<Acc>;
+  using Cfg = std::conditional_t<std::is_void<Shape>::value, config<Acc>, Shape>;
   using C = carry<Acc>;
   const long long total = n + segments;
   if (total == 0) return;
