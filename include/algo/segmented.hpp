@@ -16,7 +16,9 @@
 // phase gets its segmented form from the same layers) and, for algo::cub, CUB's scans (its
 // *ByKey and DeviceSegmentedReduce where CUB has the call: detail/cub/segmented.cuh).
 // reduce_by_key carries the run count through the same scan and compacts in the same pass;
-// segmented_reduce writes each segment's fold from the element that ends it.
+// segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
+// default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
+// offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@
 #if ALGO_HAS_CUDA
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
+#  include "detail/segmented/reduce_long.cuh"
 #  include "detail/segmented/reduce_merge_path.cuh"
 #  include "detail/segmented/tile.cuh"
 #endif
@@ -314,14 +317,23 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
   segmented_reduce_lifted(policy, first, offsets, segments, info, out, init, op, init_as_t);
 }
 #if ALGO_HAS_CUDA
-/// algo::cuda with its default scan strategy: the balanced merge-path kernel
-/// (detail/segmented/reduce_merge_path.cuh); the tiles' carries go through the policy's own scan.
-/// A policy that names a scan strategy runs the lifted scan on that strategy instead (the
-/// classic-strategies forms the bench compares).
+/// algo::cuda with its default scan strategy: uniform_offsets(L) with L >= 4096, the reduce's block
+/// agent on each segment (detail/segmented/reduce_long.cuh); any other offsets, the balanced
+/// merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
+/// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
+/// instead (the classic-strategies forms the bench compares).
 template <class W, class R, class Tr, class B, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
 void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B>& policy, InIt first, OffIt offsets,
                       std::int64_t segments, const seg::offsets_info& info, OutIt out, const Acc& init, Op op,
                       const T& init_as_t) {
+  if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
+    const std::int64_t length = offsets.functor().length;
+    if (length >= seg::long_segments::long_length) {
+      seg::long_segments::reduce<W>("segmented_reduce", policy, first + info.first, length, segments,
+                                    kernel_view(policy, out), init, op);
+      return;
+    }
+  }
   using AOp = accumulate_with<Op, Acc>;
   seg::merge_path::reduce<W>("segmented_reduce", policy, kernel_view(policy, first + info.first),
                              kernel_view(policy, offsets), segments, info.first, info.last - info.first,

@@ -875,6 +875,67 @@ void check_large_scan_by_key(const Policy& policy) {
   for (int j = 0; j < 4; ++j) CHECK(int(tail[j]) == int((n - 4 + j) % L + 1));
 }
 
+/// segmented_reduce over uniform_offsets(L) with long segments (L >= 4096: algo::cuda's
+/// block-per-segment path): 16-byte loads (L a multiple of 4, start aligned or not), element loads
+/// (L odd), one block per segment and segments split over blocks (L ~ 2^20), float bitwise
+/// reproducible, mat2i (non-commutative), and more than 65535 segments of a counting iterator.
+template <class Policy>
+void check_long_uniform(const Policy& policy) {
+  struct shape {
+    std::int64_t L, S, first;
+  };
+  const std::vector<shape> shapes = {{4096, 37, 0}, {4096, 37, 1}, {5001, 20, 3}, {8192, 3, 2},
+                                     {(std::int64_t(1) << 20) + 4, 3, 0}, {(std::int64_t(1) << 20) + 3, 2, 1}};
+  for (const shape& sh : shapes) {
+    const std::int64_t n = sh.first + sh.L * sh.S + 3;
+    const auto un = static_cast<std::size_t>(n);
+    std::vector<std::int64_t> h_o;
+    for (std::int64_t k = 0; k <= sh.S; ++k) h_o.push_back(sh.first + k * sh.L);
+    const auto o = algo::uniform_offsets(sh.L, sh.first);
+    {
+      INFO("policy " << policy_name<Policy>() << ", float, uniform_offsets(" << sh.L << ", " << sh.first << "), " << sh.S
+                     << " segments");
+      const auto h_x = random_vector<float>(un, static_cast<std::uint64_t>(sh.L + sh.first));
+      const float init = 0.25f;
+      device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o, o + (sh.S + 1), red.begin(), init);
+      const auto got = red.download();
+      const auto rsc = segment_sums_scale(h_x, h_o, 0.25);
+      expect_equal("vs host", got, narrow_to<float>(ref_segmented_reduce<double>(h_x, h_o, 0.25, algo::plus<>{})), &rsc);
+      CHECK(red.guard_intact());
+      red.fill_sentinel();
+      algo::segmented_reduce(policy, x.begin(), o, o + (sh.S + 1), red.begin(), init);
+      CHECK(same_bits(red.download(), got));
+    }
+    {
+      INFO("policy " << policy_name<Policy>() << ", mat2i (non-commutative), uniform_offsets(" << sh.L << ", " << sh.first
+                     << "), " << sh.S << " segments");
+      const auto h_x = random_vector<mat2i>(un, static_cast<std::uint64_t>(sh.L * 3 + sh.first));
+      const mat2i init = random_scalar<mat2i>(5);
+      device_buffer<mat2i> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o, o + (sh.S + 1), red.begin(), init, mat2_mul{});
+      expect_equal("vs host", red.download(), ref_segmented_reduce<mat2i>(h_x, h_o, init, mat2_mul{}));
+      CHECK(red.guard_intact());
+    }
+  }
+  {
+    auto series = [](std::int64_t a, std::int64_t b) { return (a + b - 1) * (b - a) / 2; };  // a + ... + (b - 1)
+    const std::int64_t L = 4096, S = 70000;
+    INFO("policy " << policy_name<Policy>() << ", counting iterator, uniform_offsets(4096), 70000 segments");
+    const auto o = algo::uniform_offsets(L);
+    device_buffer<std::int64_t> out(static_cast<std::size_t>(S));
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o, o + (S + 1), out.begin(), std::int64_t(3));
+    std::vector<std::int64_t> want;
+    for (std::int64_t k = 0; k < S; ++k) want.push_back(3 + series(k * L, (k + 1) * L));
+    expect_equal("vs closed form", out.download(), want);
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o, o + (S + 1), out.begin(), std::int64_t(-1),
+                           take_right{});
+    for (std::int64_t k = 0; k < S; ++k) want[static_cast<std::size_t>(k)] = (k + 1) * L - 1;
+    expect_equal("(a, b) -> b: each segment's last element", out.download(), want);
+  }
+  require_device_ok("end of check_long_uniform");
+}
+
 /// segmented_reduce over more than 2^31 elements of a counting iterator: uniform segments of
 /// 2^20 + 7 (2049 of them), and device offsets {0, 5, n} with a giant second segment.
 template <class Policy>
