@@ -16,8 +16,8 @@ namespace hc = algo::detail::cuda::hash;
 
 TEST_CASE("cuda group_reduce locked_chaining: float and int32 sums", "[cuda][group][locked]") {
   const auto p = algo::cuda.with(algo::group_strategy::locked_chaining);
-  check_groups<float>(p, "cuda locked_chaining", false);
-  check_groups<std::int32_t>(p, "cuda locked_chaining", false);
+  check_groups<float>(p, "cuda locked_chaining", false, false, 65536 + 17);
+  check_groups<std::int32_t>(p, "cuda locked_chaining", false, false, 65536 + 17);
   check_struct_keys(p, "cuda locked_chaining");
   check_empty_and_errors(p);
 }

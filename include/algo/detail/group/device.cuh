@@ -5,10 +5,11 @@
 //            from a counter; each record goes to the block's shared-memory table (hot keys: shared
 //            atomics) or, when that is full or not worth it, straight to the global table. A block
 //            flushes its shared table (one global insert per key) when it is half full and at
-//            the end. The global table is sized from the input: min(2^22, what n keys need)
-//            slots first; when the keys claimed pass 85 % of it, the blocks stop taking tiles,
-//            the host estimates the number of distinct keys from how many the processed prefix
-//            had, and builds again in a larger table (a few % of the input was wasted).
+//            the end. The global table is sized from the input: 64 MB of slots (2^22 slots of 16
+//            bytes), or what n records need if less, first; when the keys claimed pass 70 % of it (or a key finds no slot within
+//            4096 probes), the blocks stop, the host estimates the number of distinct keys from
+//            how many the processed prefix had, and builds again in a larger table (a few % of
+//            the input was wasted). The largest size holds every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
@@ -167,10 +168,12 @@ __global__ void __launch_bounds__(threads) rank_words_kernel(const unsigned* bit
   }
 }
 
-/// Every group writes its key and aggregate at its rank.
-template <class Table, class KeyOut, class ValOut>
+/// Every group writes its key and aggregate at its rank. The key written is the input's key at
+/// the group's first appearance (keys equal under key_equal may differ in their bits: the output
+/// does not depend on which of them claimed the slot).
+template <class Table, class KeyIt, class KeyOut, class ValOut>
 __global__ void __launch_bounds__(threads) emit_kernel(Table t, unsigned long long count, const unsigned* bits,
-                                                        const unsigned long long* prefix, KeyOut keys_out,
+                                                        const unsigned long long* prefix, KeyIt keys, KeyOut keys_out,
                                                         ValOut values_out) {
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < count;
@@ -178,7 +181,7 @@ __global__ void __launch_bounds__(threads) emit_kernel(Table t, unsigned long lo
     if (t.occupied(i)) {
       const unsigned long long f = t.first_index(i);
       const unsigned long long r = prefix[f >> 5] + __popc(bits[f >> 5] & ((1u << (f & 31)) - 1u));
-      keys_out[r] = t.key(i);
+      keys_out[r] = keys[f];
       values_out[r] = t.value(i);
     }
 }
@@ -210,14 +213,14 @@ void rank_count(const char* name, const device_policy_base& p, const Table& t, u
 }
 
 /// per-word prefixes + emit.
-template <class Table, class KeyOut, class ValOut>
+template <class Table, class KeyIt, class KeyOut, class ValOut>
 void rank_emit(const char* name, const device_policy_base& p, const Table& t, unsigned long long count,
-               rank_buffers& rb, KeyOut ko, ValOut vo) {
+               rank_buffers& rb, KeyIt keys, KeyOut ko, ValOut vo) {
   rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
       rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
   cuda::check_launch(name, "rank_words_kernel");
   emit_kernel<<<grid_for(static_cast<long long>(count)), threads, 0, p.stream>>>(
-      t, count, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), ko, vo);
+      t, count, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, ko, vo);
   cuda::check_launch(name, "emit_kernel");
 }
 
@@ -233,10 +236,13 @@ constexpr int front_slots_for() {
 
 inline constexpr unsigned long long front_max_probes = 16;
 
+/// Records per thread between two reports of a block's new keys (the load check's granularity).
+inline constexpr int report_every = 4;
+
 template <int FrontSlots, class Table, class Front, class KeyIt, class ValIt, class Hash>
 __global__ void __launch_bounds__(threads)
     oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
-                    unsigned long long limit) {
+                    unsigned long long limit, unsigned long long max_probes) {
   using K = typename Table::key_type;
   using Acc = decltype(table.value(0));
   using FrontSlot = typename Front::slot;
@@ -255,98 +261,118 @@ __global__ void __launch_bounds__(threads)
     s_front_claims = 0;
     s_front_hits = 0;
     s_bypass = 0;
+    s_stop = 0;
   }
   __syncthreads();
+
+  // thread 0, between two barriers: adds the block's new keys to the global count; stops the
+  // build (everyone) when the count passed the limit or another block stopped it
+  const auto report = [&] {
+    if (threadIdx.x == 0) {
+      const unsigned c = s_global_claims;
+      s_global_claims = 0;
+      if (c) {
+        const unsigned long long old = atomicAdd(&status->claimed, static_cast<unsigned long long>(c));
+        if (old + c > limit) atomicExch(&status->abort, 1u);
+      }
+      s_stop = *reinterpret_cast<volatile unsigned*>(&status->abort) != 0u;
+    }
+  };
 
   // flushes the shared table into the global one and clears it (the whole block calls it)
   const auto flush = [&] {
     if constexpr (FrontSlots > 0) {
-    unsigned mine = 0;
-    bool full = false;
-    for (int i = threadIdx.x; i < FrontSlots; i += threads) {
-      FrontSlot& s = front_slots[i];
-      if (s.word != hc::empty_word) {
-        const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(s.word));
-        const int r = table.template insert<true>(key, hc::hash_of(hash, key), s.word >> 32, s.value, ~0ull);
-        mine += r == 1;
-        full |= r < 0;
+      unsigned mine = 0;
+      bool full = false;
+      for (int i = threadIdx.x; i < FrontSlots; i += threads) {
+        FrontSlot& s = front_slots[i];
+        if (s.word != hc::empty_word) {
+          const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(s.word));
+          const int r = table.template insert<true>(key, hc::hash_of(hash, key), s.word >> 32, s.value, max_probes);
+          mine += r == 1;
+          full |= r < 0;
+        }
+        hc::clear_slot<Front>(s);
       }
-      hc::clear_slot<Front>(s);
-    }
-    if (full) atomicExch(&status->abort, 1u);
-    if (mine) atomicAdd(&s_global_claims, mine);
+      if (full) atomicExch(&status->abort, 1u);
+      if (mine) atomicAdd(&s_global_claims, mine);
     }
   };
 
   const long long tiles = (n + tile - 1) / tile;
   for (;;) {
     if (threadIdx.x == 0) {
-      const bool over = *reinterpret_cast<volatile unsigned long long*>(&status->claimed) > limit;
-      if (over) atomicExch(&status->abort, 1u);
-      const bool stop = over || *reinterpret_cast<volatile unsigned*>(&status->abort) != 0u;
-      s_stop = stop;
-      if (!stop) s_tile = atomicAdd(&status->tiles, 1ull);
+      s_stop = *reinterpret_cast<volatile unsigned*>(&status->abort) != 0u;
+      if (!s_stop) s_tile = atomicAdd(&status->tiles, 1ull);
     }
     __syncthreads();
     if (s_stop || static_cast<long long>(s_tile) >= tiles) break;
     const long long base = static_cast<long long>(s_tile) * tile;
-    unsigned mine = 0, front_new = 0, front_hit = 0;
-    bool full = false;
     const bool use_front = FrontSlots > 0 && !s_bypass;
-#pragma unroll 4
-    for (int j = 0; j < items; ++j) {
-      const long long i = base + j * threads + threadIdx.x;
-      if (i < n) {
-        const K key = keys[i];
-        const Acc v = static_cast<Acc>(values[i]);
-        const std::uint64_t h = hc::hash_of(hash, key);
-        if constexpr (FrontSlots > 0) {
-          if (use_front) {
-            const int r = front.template insert<false>(key, h, static_cast<unsigned long long>(i), v, front_max_probes);
-            if (r >= 0) {
-              front_new += r;
-              front_hit += 1 - r;
-              continue;
+    for (int j0 = 0; j0 < items; j0 += report_every) {
+      unsigned mine = 0, front_new = 0, front_hit = 0;
+      bool full = false;
+#pragma unroll
+      for (int j = j0; j < j0 + report_every; ++j) {
+        const long long i = base + j * threads + threadIdx.x;
+        if (i < n) {
+          const K key = keys[i];
+          const Acc v = static_cast<Acc>(values[i]);
+          const std::uint64_t h = hc::hash_of(hash, key);
+          if constexpr (FrontSlots > 0) {
+            if (use_front) {
+              const int r = front.template insert<false>(key, h, static_cast<unsigned long long>(i), v, front_max_probes);
+              if (r >= 0) {
+                front_new += static_cast<unsigned>(r);
+                front_hit += static_cast<unsigned>(1 - r);
+                continue;
+              }
             }
           }
+          const int r = table.template insert<false>(key, h, static_cast<unsigned long long>(i), v, max_probes);
+          mine += r == 1;
+          full |= r < 0;
         }
-        const int r = table.template insert<false>(key, h, static_cast<unsigned long long>(i), v, ~0ull);
-        mine += r == 1;
-        full |= r < 0;
       }
+      if (full) atomicExch(&status->abort, 1u);
+      if (mine) atomicAdd(&s_global_claims, mine);
+      if constexpr (FrontSlots > 0) {
+        if (front_new) atomicAdd(&s_front_claims, front_new);
+        if (front_hit) atomicAdd(&s_front_hits, front_hit);
+      }
+      __syncthreads();
+      report();
+      __syncthreads();
+      if (s_stop) break;
     }
-    if (full) atomicExch(&status->abort, 1u);
-    if (mine) atomicAdd(&s_global_claims, mine);
-    if constexpr (FrontSlots > 0) {
-      if (front_new) atomicAdd(&s_front_claims, front_new);
-      if (front_hit) atomicAdd(&s_front_hits, front_hit);
-    }
-    __syncthreads();
+    if (s_stop) break;  // a stopped build is thrown away: no flush
     if constexpr (FrontSlots > 0) {
       if (s_front_claims > FrontSlots / 2) {
-        // most records found a new key: the shared table does not pay; bypass it from now on
-        const bool bypass = s_front_hits < s_front_claims;
+        // under one record in five found its key there: the shared table does not pay (uniform
+        // keys over many more than it holds); skewed keys keep it (their hot keys would meet in
+        // global atomics on one address otherwise)
+        const bool bypass = 4u * s_front_hits < s_front_claims;
         __syncthreads();
         flush();
+        __syncthreads();
         if (threadIdx.x == 0) {
           s_front_claims = 0;
           s_front_hits = 0;
           s_bypass = bypass;
         }
+        report();
         __syncthreads();
+        if (s_stop) break;
       }
     }
-    if (threadIdx.x == 0 && s_global_claims) {
-      atomicAdd(&status->claimed, static_cast<unsigned long long>(s_global_claims));
-      s_global_claims = 0;
-    }
-    __syncthreads();
+    __syncthreads();  // everyone has read s_stop / s_tile before thread 0 writes them again
   }
   if constexpr (FrontSlots > 0) {
-    if (!s_stop) {  // (a stopped build is thrown away)
+    if (!s_stop) {
+      __syncthreads();
       flush();
       __syncthreads();
-      if (threadIdx.x == 0 && s_global_claims) atomicAdd(&status->claimed, static_cast<unsigned long long>(s_global_claims));
+      report();
     }
   }
 }
@@ -374,8 +400,11 @@ inline double estimate_distinct(double d, double r, double n) {
   return std::min(n, hi);
 }
 
-inline constexpr double size_load = 0.7;   // sized for this load factor
-inline constexpr double limit_load = 0.85; // grown past this one
+inline constexpr double size_load = 0.7;   // sized for this load factor, and grown past it (but
+inline constexpr double limit_load = 0.7;  // the last size, which holds every record distinct)
+/// A table that may still grow gives up on a key after this many probes (the build starts over,
+/// larger); the last one probes on (a hash that sends many keys to one slot is slow, not wrong).
+inline constexpr unsigned long long max_probes_growing = 4096;
 
 template <bool Deterministic, class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Op, class Hash,
           class Eq>
@@ -411,7 +440,10 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
 
     const unsigned long long cap_max =
         hc::pow2_ceil(static_cast<unsigned long long>(std::max(64.0, std::ceil(static_cast<double>(n) / size_load))));
-    unsigned long long cap = std::min<unsigned long long>(cap_max, 1ull << 22);
+    // the first size: 64 MB of slots (2^22 slots of 16 bytes), or what n records need if less
+    unsigned long long first_cap = 1024;
+    while (first_cap * 2 * sizeof(Slot) <= (64ull << 20)) first_cap *= 2;
+    unsigned long long cap = std::min<unsigned long long>(cap_max, first_cap);
     rank_buffers rb(p, n);
     cuda::temporary_buffer status_buf(p, sizeof(build_status));
     auto* status = status_buf.as<build_status>();
@@ -424,12 +456,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::check_launch(name, "clear_table_kernel");
       clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
       cuda::check_launch(name, "clear_status_kernel");
-      kernel<<<grid, threads, 0, p.stream>>>(table, keys, values, static_cast<long long>(n), hash, status, limit);
+      kernel<<<grid, threads, 0, p.stream>>>(table, keys, values, static_cast<long long>(n), hash, status, limit,
+                                             last ? ~0ull : max_probes_growing);
       cuda::check_launch(name, "oa_build_kernel");
       rank_count(name, p, table, cap, rb, status);
       const build_status st = cuda::copy_to_host(name, status, p.stream);
       if (!st.abort) {
-        rank_emit(name, p, table, cap, rb, ko, vo);
+        rank_emit(name, p, table, cap, rb, keys, ko, vo);
         return static_cast<std::int64_t>(st.total);
       }
       if (last)
@@ -493,7 +526,8 @@ std::int64_t group_reduce_locked_chaining(const Policy& p, KeyIt keys_it, ValIt 
   auto* status = status_buf.as<build_status>();
   rank_count(name, p, table, static_cast<unsigned long long>(n), rb, status);
   const build_status st = cuda::copy_to_host(name, status, p.stream);
-  rank_emit(name, p, table, static_cast<unsigned long long>(n), rb, device_view(keys_out), device_view(values_out));
+  rank_emit(name, p, table, static_cast<unsigned long long>(n), rb, keys, device_view(keys_out),
+            device_view(values_out));
   return static_cast<std::int64_t>(st.total);
 }
 
