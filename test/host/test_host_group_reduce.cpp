@@ -8,8 +8,12 @@
 // pointers (nothing written past the groups), bad input (algo::error, nothing written).
 #include <algo/algo.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -185,4 +189,68 @@ TEST_CASE("group_reduce host: empty input, bad input", "[group][host][errors]") 
     REQUIRE(std::vector<std::int32_t>(kk.begin(), kk.begin() + 3) == std::vector<std::int32_t>{5, 2, 9});
     REQUIRE(std::vector<std::int32_t>(vv.begin(), vv.begin() + 3) == std::vector<std::int32_t>{10, 7, 4});
   });
+}
+
+// ---- the exact accumulator of group_strategy::deterministic (detail/group/ops.hpp), on the host ----
+namespace {
+template <class F>
+F exact_of(const std::vector<F>& xs) {
+  algo::detail::group::exact_sum<F> s;
+  std::memset(&s, 0, sizeof(s));
+  for (F x : xs) algo::detail::group::exact_add(s, x);
+  return algo::detail::group::exact_result(s);
+}
+template <class F>
+bool same_bits(F a, F b) {
+  return std::memcmp(&a, &b, sizeof(F)) == 0;
+}
+}  // namespace
+
+TEST_CASE("exact sum: correctly rounded, independent of order, specials", "[group][host][exact]") {
+  algo_test::rng_t g(42);
+  // float: terms in [0.5, 2) with random signs; their sum is exact in double, rounded once to float
+  for (const int n : {1, 2, 10, 1000, 100000}) {
+    const auto xs = make_float_values(n, static_cast<std::uint64_t>(n));
+    double d = 0;
+    for (float x : xs) d += x;
+    const float got = exact_of(xs);
+    REQUIRE(same_bits(got, static_cast<float>(d)));
+    auto ys = xs;
+    std::shuffle(ys.begin(), ys.end(), g);
+    REQUIRE(same_bits(exact_of(ys), got));
+  }
+  // float: wide exponent ranges, compared with the sum in long double where that is exact enough
+  REQUIRE(exact_of<float>({1e30f, 1e-30f, -1e30f}) == 1e-30f);
+  REQUIRE(exact_of<float>({1.0f, -1.0f}) == 0.0f);
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  REQUIRE(exact_of<float>({tiny, tiny, tiny}) == 3.0f * tiny);              // subnormals
+  REQUIRE(exact_of<float>({1.17549435e-38f, -1e-45f}) == 1.17549421e-38f);  // across the normal boundary
+  REQUIRE(exact_of<float>({3.0e38f, 3.0e38f}) == std::numeric_limits<float>::infinity());
+  REQUIRE(exact_of<float>({3.0e38f, 3.0e38f, -3.0e38f}) == 3.0e38f);       // no overflow in between
+  REQUIRE(exact_of<float>({-3.0e38f, -3.0e38f}) == -std::numeric_limits<float>::infinity());
+  REQUIRE(exact_of<float>({1.0f, 1e-8f}) == 1.0f);                          // rounds down
+  REQUIRE(exact_of<float>({1.0f, 5.9604645e-8f}) == 1.0f);                 // a tie: to even
+  REQUIRE(exact_of<float>({1.0f, 5.9604645e-8f, 1e-20f}) == 1.00000012f);  // just above the tie: up
+  REQUIRE(exact_of<float>({std::numeric_limits<float>::infinity(), 1.0f}) == std::numeric_limits<float>::infinity());
+  REQUIRE(std::isnan(exact_of<float>({std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})));
+  REQUIRE(std::isnan(exact_of<float>({1.0f, std::numeric_limits<float>::quiet_NaN()})));
+  // double: k * 2^-10 for integers k < 2^40, summed exactly in 128 bits, rounded once
+  for (const int n : {1, 1000, 100000}) {
+    std::vector<double> xs(static_cast<std::size_t>(n));
+    __int128 exact = 0;
+    std::uniform_int_distribution<std::int64_t> k(-(std::int64_t(1) << 40), std::int64_t(1) << 40);
+    for (auto& x : xs) {
+      const std::int64_t v = k(g);
+      exact += v;
+      x = std::ldexp(static_cast<double>(v), -10);
+    }
+    const double want = std::ldexp(static_cast<double>(exact), -10);
+    const double got = exact_of(xs);
+    REQUIRE(same_bits(got, want));
+    std::shuffle(xs.begin(), xs.end(), g);
+    REQUIRE(same_bits(exact_of(xs), got));
+  }
+  REQUIRE(exact_of<double>({1e300, 1e-300, -1e300}) == 1e-300);
+  REQUIRE(exact_of<double>({4.9e-324, 4.9e-324}) == 1e-323);
+  REQUIRE(exact_of<double>({1.7e308, 1.7e308}) == std::numeric_limits<double>::infinity());
 }

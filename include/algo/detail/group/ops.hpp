@@ -34,7 +34,7 @@ template <class Op, class Acc, template <class> class... Want>
 inline constexpr bool any_op_on_v = (is_op_on<Want, Op, Acc>::value || ...);
 
 template <class Op, class Acc>
-constexpr op_family op_family_of() {
+ALGO_HD constexpr op_family op_family_of() {
   if constexpr (is_plus_on_v<Op, Acc>) {
     return op_family::plus;
   } else if constexpr (any_op_on_v<Op, Acc, algo::minimum
@@ -94,7 +94,7 @@ template <class Acc>
 inline constexpr bool is_word_float_v = std::is_same<Acc, float>::value || std::is_same<Acc, double>::value;
 
 template <class Op, class Acc, bool Deterministic>
-constexpr combine_kind combine_kind_of() {
+ALGO_HD constexpr combine_kind combine_kind_of() {
   constexpr op_family f = op_family_of<Op, Acc>();
   if constexpr (f == op_family::plus && is_word_float_v<Acc>) {
     return Deterministic ? combine_kind::exact : combine_kind::native;
@@ -118,16 +118,39 @@ inline constexpr bool deterministic_supported_v =
                                                               op_family_of<Op, Acc>() == op_family::minimum ||
                                                               op_family_of<Op, Acc>() == op_family::maximum));
 
+/// The largest value of T (+inf for floating point) and the lowest (-inf), usable in device code
+/// without --expt-relaxed-constexpr (std::numeric_limits' functions are host functions there).
+template <class T>
+ALGO_HD inline T largest_of() {
+  if constexpr (std::is_floating_point<T>::value) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
+    using B = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const B bits = sizeof(T) == 4 ? B(0x7f800000u) : B(0x7ff0000000000000ull);
+    T t;
+    memcpy(&t, &bits, sizeof(T));
+    return t;
+  } else if constexpr (std::is_signed<T>::value) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(~U(0)) >> 1);
+  } else {
+    return static_cast<T>(~T(0));
+  }
+}
+template <class T>
+ALGO_HD inline T lowest_of() {
+  if constexpr (std::is_floating_point<T>::value) return -largest_of<T>();
+  else if constexpr (std::is_signed<T>::value) return static_cast<T>(-largest_of<T>() - 1);
+  else return T(0);
+}
+
 /// The identity of a native / cas_ident combination (the value a fresh slot starts from).
 template <class Op, class Acc>
-ALGO_HD constexpr Acc identity_of() {
+ALGO_HD inline Acc identity_of() {
   constexpr op_family f = op_family_of<Op, Acc>();
   if constexpr (f == op_family::minimum) {
-    if constexpr (std::numeric_limits<Acc>::has_infinity) return std::numeric_limits<Acc>::infinity();
-    else return std::numeric_limits<Acc>::max();
+    return largest_of<Acc>();
   } else if constexpr (f == op_family::maximum) {
-    if constexpr (std::numeric_limits<Acc>::has_infinity) return -std::numeric_limits<Acc>::infinity();
-    else return std::numeric_limits<Acc>::lowest();
+    return lowest_of<Acc>();
   } else if constexpr (f == op_family::bit_and) {
     return static_cast<Acc>(~static_cast<Acc>(0));
   } else {
