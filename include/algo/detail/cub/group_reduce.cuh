@@ -108,8 +108,8 @@ std::int64_t sort_group_reduce(const cub_policy& p, KeyIt keys_it, ValIt values_
   }
   // 1. (key, index) sorted by key, stably
   cub_backend::run_with_temporaries(name, "cub::DeviceRadixSort::SortPairs", p, [&](void* tmp, std::size_t& bytes) {
-    return ::cub::DeviceRadixSort::SortPairs(tmp, bytes, k_in, k_sorted.as<K>(), idx_in.as<I>(), idx_sorted.as<I>(), n,
-                                             0, static_cast<int>(sizeof(K) * 8), p.stream);
+    return ::cub::DeviceRadixSort::SortPairs(tmp, bytes, k_in, k_sorted.as<K>(), idx_in.as<I>(), idx_sorted.as<I>(),
+                                             static_cast<int>(n), 0, static_cast<int>(sizeof(K) * 8), p.stream);
   });
   // 2. runs: key, aggregate, smallest index
   cuda::temporary_buffer ukeys(p, un * sizeof(K)), runs(p, un * sizeof(T)), count(p, sizeof(long long));
@@ -117,10 +117,8 @@ std::int64_t sort_group_reduce(const cub_policy& p, KeyIt keys_it, ValIt values_
   const segmented::indexed_iterator<G> vin(G{idx_sorted.as<I>(), values}, 0);
   const first_value_op<accumulate_with<Op, Acc>, T> rop{accumulate_with<Op, Acc>{op}};
   cub_backend::run_with_temporaries(name, "cub::DeviceReduce::ReduceByKey", p, [&](void* tmp, std::size_t& bytes) {
-    return cub_backend::with_count(n, [&](auto c) {
-      return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k_sorted.as<K>(), ukeys.as<K>(), vin, runs.as<T>(),
-                                              count.as<long long>(), rop, c, p.stream);
-    });
+    return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k_sorted.as<K>(), ukeys.as<K>(), vin, runs.as<T>(),
+                                            count.as<long long>(), rop, static_cast<int>(n), p.stream);
   });
   const long long m = cuda::copy_to_host(name, count.as<long long>(), p.stream);
   // 3. runs in order of first appearance
@@ -133,7 +131,7 @@ std::int64_t sort_group_reduce(const cub_policy& p, KeyIt keys_it, ValIt values_
   while (end_bit < static_cast<int>(sizeof(I) * 8) && (std::uint64_t(1) << end_bit) < static_cast<std::uint64_t>(n)) ++end_bit;
   cub_backend::run_with_temporaries(name, "cub::DeviceRadixSort::SortPairs", p, [&](void* tmp, std::size_t& bytes) {
     return ::cub::DeviceRadixSort::SortPairs(tmp, bytes, firsts.as<I>(), firsts_sorted.as<I>(), ids.as<I>(), perm.as<I>(),
-                                             m, 0, end_bit, p.stream);
+                                             static_cast<int>(m), 0, end_bit, p.stream);
   });
   // 4. gather
   gather_runs_kernel<<<group::grid_for(m), 256, 0, p.stream>>>(ukeys.as<K>(), runs.as<T>(), perm.as<I>(), m,
@@ -149,7 +147,7 @@ std::int64_t group_reduce(const cub_policy& p, KeyIt keys, ValIt values, std::in
                           ValOut values_out, Op op, Hash hash, Eq eq) {
   using K = iter_value_t<KeyIt>;
   constexpr bool sortable = std::is_integral<K>::value && cub_backend::is_plain_equal_v<Eq, K>;
-  if (!sortable || static_cast<std::uint64_t>(n) > 0xffffffffull) {
+  if (!sortable || n > INT_MAX) {
     cuda_policy<> c;
     c.stream = p.stream;
     c.resource = p.resource;
