@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "functional.hpp"
+#include "group_reduce.hpp"
 #include "policy.hpp"
 #include "memory_resource.hpp"
 #include "numeric.hpp"

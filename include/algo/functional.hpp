@@ -1,6 +1,7 @@
 // Function objects usable on host and device, and the traits the algorithms read off them.
 #pragma once
 
+#include <cstdint>
 #include <functional>  // std::plus, ...: is_commutative recognizes them
 #include <type_traits>
 #include <utility>
@@ -73,6 +74,33 @@ struct equal_to<void> {
   ALGO_EXEC_CHECK_DISABLE
   template <class A, class B>
   ALGO_HD constexpr bool operator()(const A& a, const B& b) const { return a == b; }
+};
+
+/// The default hash of group_reduce / group_count (<algo/group_reduce.hpp>), usable on host and
+/// device: integers and enumerations, mixed with MurmurHash3's 64-bit finalizer. Struct keys take
+/// a hash of your own (any function object returning an integer; the table mixes it again).
+template <class T = void>
+struct hash {
+  ALGO_HD constexpr std::uint64_t operator()(const T& key) const {
+    static_assert(std::is_integral<T>::value || std::is_enum<T>::value,
+                  "algo::hash covers integer and enumeration keys; pass your own hash function object for other "
+                  "key types (group_reduce(policy, ..., op, hash, key_equal))");
+    std::uint64_t h = static_cast<std::uint64_t>(key);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+  }
+};
+template <>
+struct hash<void> {
+  using is_transparent = void;
+  template <class T>
+  ALGO_HD constexpr std::uint64_t operator()(const T& key) const {
+    return hash<T>{}(key);
+  }
 };
 
 /// is_commutative<Op, T>: true when op(a, b) == op(b, a) for all a, b of type T. Only then may a

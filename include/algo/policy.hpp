@@ -38,6 +38,7 @@ struct warp_phase_tag {};
 struct block_scan_tag {};
 struct reduce_strategy_tag {};
 struct transpose_strategy_tag {};
+struct group_strategy_tag {};
 template <class Category, int Id>
 struct strategy {
   using category = Category;
@@ -120,6 +121,29 @@ inline constexpr tiled_padded_t tiled_padded{};
 inline constexpr fast_t fast{};
 }  // namespace transpose_strategy
 
+/// group_reduce / group_count on algo::cuda (<algo/group_reduce.hpp>): how the hash table is built.
+namespace group_strategy {
+/// The default: open addressing, a lock-free insert (atomicCAS on the slot's key word), aggregates
+/// by atomics (native ones for plus / min / max / bit operators on integers and floating point, a
+/// compare-and-swap loop for other operators on 4- and 8-byte accumulators, a per-slot lock for
+/// the rest), and a per-block shared-memory table in front of the global one for hot keys. Float
+/// sums depend on the order the atomics land in: not reproducible bit for bit.
+struct open_addressing_t : detail::strategy<detail::group_strategy_tag, 0> {};
+/// CUDA by Example's table: chained buckets, entries from a pool (one per record), one lock per
+/// bucket (atomicCAS / atomicExch), the lanes of a warp taking their locks one at a time. The
+/// classic reference; any operator, every update under a lock.
+struct locked_chaining_t : detail::strategy<detail::group_strategy_tag, 1> {};
+/// open_addressing with bit-identical results from run to run: floating-point sums are
+/// accumulated exactly (fixed-point limbs wide enough for the whole exponent range, integer
+/// atomics) and rounded once at the end (the correctly rounded sum of each group); integers,
+/// minimum and maximum are exact anyway. Other operators on floating-point accumulators are
+/// refused at compile time.
+struct deterministic_t : detail::strategy<detail::group_strategy_tag, 2> {};
+inline constexpr open_addressing_t open_addressing{};
+inline constexpr locked_chaining_t locked_chaining{};
+inline constexpr deterministic_t deterministic{};
+}  // namespace group_strategy
+
 #if ALGO_HAS_CUDA
 class device_memory_resource;  // memory_resource.hpp
 
@@ -141,19 +165,21 @@ struct cub_policy : detail::device_policy_base {
 /// The in-house kernels; the template arguments are the strategy choices.
 template <class Scan = scan_strategy::automatic_t, class Warp = warp_phase::shfl_t,
           class Reduce = reduce_strategy::retirement_count_t,
-          class Transpose = transpose_strategy::fast_t, class Block = block_scan::warp_scans_t>
+          class Transpose = transpose_strategy::fast_t, class Block = block_scan::warp_scans_t,
+          class Group = group_strategy::open_addressing_t>
 struct cuda_policy : detail::device_policy_base {
   using scan_strategy = Scan;
   using warp_phase = Warp;
   using reduce_strategy = Reduce;
   using transpose_strategy = Transpose;
   using block_scan = Block;
+  using group_strategy = Group;
 
   cuda_policy on(cudaStream_t s) const { cuda_policy p = *this; p.stream = s; return p; }
   cuda_policy with(device_memory_resource& r) const { cuda_policy p = *this; p.resource = &r; return p; }
 
   /// Replace one strategy choice, e.g. `algo::cuda.with(algo::reduce_strategy::two_pass)`,
-  /// `algo::cuda.with(algo::block_scan::brent_kung)`.
+  /// `algo::cuda.with(algo::block_scan::brent_kung)`, `algo::cuda.with(algo::group_strategy::deterministic)`.
   template <class S, class Cat = typename S::category>
   auto with(S) const {
     using namespace detail;
@@ -161,7 +187,8 @@ struct cuda_policy : detail::device_policy_base {
                           std::conditional_t<std::is_same<Cat, warp_phase_tag>::value, S, Warp>,
                           std::conditional_t<std::is_same<Cat, reduce_strategy_tag>::value, S, Reduce>,
                           std::conditional_t<std::is_same<Cat, transpose_strategy_tag>::value, S, Transpose>,
-                          std::conditional_t<std::is_same<Cat, block_scan_tag>::value, S, Block>>;
+                          std::conditional_t<std::is_same<Cat, block_scan_tag>::value, S, Block>,
+                          std::conditional_t<std::is_same<Cat, group_strategy_tag>::value, S, Group>>;
     P p;
     p.stream = stream;
     p.resource = resource;

@@ -36,6 +36,7 @@ double host_calls(std::vector<int>& v, std::vector<int>& o, std::vector<float>& 
   r += algo::transform_reduce(algo::seq, v.begin(), v.end(), o.begin(), 0);
   r += algo::inner_product(algo::par, m.begin(), m.end(), m.begin(), 0.0f);
   algo::transpose(algo::par, m.data(), 4, static_cast<std::int64_t>(m.size() / 4), t.data());
+  r += static_cast<double>(algo::group_reduce(algo::par, v.begin(), v.end(), m.begin(), o.begin(), t.begin()));
   return r;
 }
 
@@ -49,5 +50,6 @@ double device_calls(thrust::device_vector<int>& v, thrust::device_vector<long lo
   s += algo::reduce(algo::cub, v.begin(), v.end(), 0, thrust::maximum<int>{});
   s += algo::transform_reduce(algo::cuda, v.begin(), v.end(), 0LL, algo::plus<>{}, square{});
   s += algo::inner_product(algo::cub, v.begin(), v.end(), v.begin(), 0LL);
+  s += static_cast<double>(algo::group_reduce(algo::cuda, v.begin(), v.end(), v.begin(), r.begin(), o.begin()));
   return s;
 }

@@ -1,0 +1,136 @@
+// Group-by on unsorted keys (issue 13): 2^26 records (2^24 with --quick), int keys, f32 and i64
+// values; m = 1024, 2^20 and 2^24 distinct keys drawn uniformly, and the same m Zipf-skewed (key
+// rank r with probability about 1 / (r + 1): rank = floor(m^u) - 1, u uniform); in the same run:
+//   thrust sort+reduce_by_key   what users do today: copies of keys and values (the sort permutes
+//                               them), thrust::sort_by_key, thrust::reduce_by_key; the baseline
+//                               every row's ratio is taken against (groups in key order, not in
+//                               order of first appearance: less than group_reduce promises)
+//   algo::cub                   CUB's radix sort + ReduceByKey, then the groups sorted by first index
+//   algo::cuda                  the default: open_addressing (shared-memory table in front)
+//   algo::cuda deterministic    exact float sums (i64: the same table as the default)
+//   algo::cuda locked_chaining  CUDA by Example's table (f32 only; one timed run: it takes seconds
+//                               on skewed keys)
+// Bytes: keys and values read once, the groups written.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+
+#include <algo/algo.hpp>
+
+#include "harness.cuh"
+
+namespace bench {
+
+namespace group_bench {
+template <class T>
+struct dev_array {
+  T* p = nullptr;
+  explicit dev_array(std::size_t n) { check(cudaMalloc(&p, sizeof(T) * (n ? n : 1)), "cudaMalloc"); }
+  ~dev_array() { cudaFree(p); }
+  dev_array(const dev_array&) = delete;
+};
+
+__device__ inline std::uint32_t mix32(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+/// keys[i] = a distinct int per rank (spread over the int range); rank uniform in [0, m) or
+/// log-uniform (Zipf-like).
+__global__ void make_keys_kernel(int* keys, long long n, long long m, bool skewed, std::uint32_t seed) {
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  const double lm = log(static_cast<double>(m));
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    const std::uint32_t h = mix32(static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull + seed);
+    long long r;
+    if (!skewed) {
+      r = static_cast<long long>(h % static_cast<std::uint32_t>(m));
+    } else {
+      const double u = (h + 0.5) / 4294967296.0;
+      r = static_cast<long long>(exp(u * lm)) - 1;
+      r = r < 0 ? 0 : (r >= m ? m - 1 : r);
+    }
+    keys[i] = static_cast<int>(static_cast<std::uint32_t>(r) * 2654435761u + 12345u);
+  }
+}
+}  // namespace group_bench
+
+template <class V>
+void run_group_reduce_type(const options& opt, report& rep, const char* vname, std::int64_t n) {
+  using group_bench::dev_array;
+  dev_array<int> keys(static_cast<std::size_t>(n)), k_copy(static_cast<std::size_t>(n)),
+      k_out(static_cast<std::size_t>(n));
+  dev_array<V> values(static_cast<std::size_t>(n)), v_copy(static_cast<std::size_t>(n)), v_out(static_cast<std::size_t>(n));
+  fill_random(values.p, n, 5);
+  struct shape {
+    long long m;
+    bool skewed;
+  };
+  const shape shapes[] = {{1024, false}, {1 << 20, false}, {1 << 24, false},
+                          {1024, true},  {1 << 20, true},  {1 << 24, true}};
+  for (const shape& sh : shapes) {
+    group_bench::make_keys_kernel<<<1024, 256>>>(keys.p, n, sh.m, sh.skewed, 7u);
+    check(cudaDeviceSynchronize(), "make_keys");
+    const std::int64_t groups = algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
+    check(cudaDeviceSynchronize(), "group_reduce");
+    const std::string type = std::string(vname) + (sh.skewed ? " zipf m=" : " uniform m=") +
+                             (sh.m == 1024 ? "1024" : sh.m == (1 << 20) ? "2^20" : "2^24");
+    const double bytes = static_cast<double>(n) * (4.0 + sizeof(V)) + static_cast<double>(groups) * (4.0 + sizeof(V));
+    std::printf("  (%s: %lld groups)\n", type.c_str(), static_cast<long long>(groups));
+    const char* base = "thrust sort+reduce_by_key";
+    auto add = [&](const std::string& impl, double ms) { rep.add(row{"group_reduce", type, n, impl, ms, bytes, base}); };
+    add(base, median_ms(opt, [&](int) {
+      check(cudaMemcpyAsync(k_copy.p, keys.p, sizeof(int) * n, cudaMemcpyDeviceToDevice), "copy");
+      check(cudaMemcpyAsync(v_copy.p, values.p, sizeof(V) * n, cudaMemcpyDeviceToDevice), "copy");
+      thrust::sort_by_key(thrust::device, k_copy.p, k_copy.p + n, v_copy.p);
+      thrust::reduce_by_key(thrust::device, k_copy.p, k_copy.p + n, v_copy.p, k_out.p, v_out.p);
+    }));
+    add("algo::cub", median_ms(opt, [&](int) {
+      algo::group_reduce(algo::cub, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
+    }));
+    add("algo::cuda (open_addressing)", median_ms(opt, [&](int) {
+      algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
+    }));
+    add("algo::cuda deterministic", median_ms(opt, [&](int) {
+      algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,
+                         v_out.p);
+    }));
+    if constexpr (std::is_same<V, float>::value) {
+      cudaEvent_t a, b;
+      check(cudaEventCreate(&a), "cudaEventCreate");
+      check(cudaEventCreate(&b), "cudaEventCreate");
+      check(cudaEventRecord(a), "cudaEventRecord");
+      algo::group_reduce(algo::cuda.with(algo::group_strategy::locked_chaining), keys.p, keys.p + n, values.p, k_out.p,
+                         v_out.p);
+      check(cudaEventRecord(b), "cudaEventRecord");
+      check(cudaEventSynchronize(b), "cudaEventSynchronize");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+      cudaEventDestroy(a);
+      cudaEventDestroy(b);
+      add("algo::cuda locked_chaining (1 run)", ms);
+    }
+  }
+}
+
+inline void run_group_reduce(const options& opt, report& rep) {
+  const std::int64_t n = std::int64_t(1) << (opt.quick ? 24 : 26);
+  run_group_reduce_type<float>(opt, rep, "f32", n);
+  run_group_reduce_type<long long>(opt, rep, "i64", n);
+}
+
+}  // namespace bench

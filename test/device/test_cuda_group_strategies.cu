@@ -1,0 +1,176 @@
+// group_reduce on group_strategy::locked_chaining and on algo::cub (CUB's radix sort +
+// ReduceByKey, then the groups sorted by first appearance; struct keys and key_equal modulo 10 go
+// to the in-house table), with the checks of test/device/group_checks.cuh; and the hash table
+// layer itself (include/algo/detail/cuda/hash/): the lock under contention from every lane of
+// many warps, open-addressing insert / find in both layouts, the chained table's insert / find.
+#include <algo/algo.hpp>
+
+#include <algo/detail/cuda/hash/chained.cuh>
+#include <algo/detail/cuda/hash/open_addressing.cuh>
+
+#include "catch.hpp"
+#include "group_checks.cuh"
+
+using namespace group_test;
+namespace hc = algo::detail::cuda::hash;
+
+TEST_CASE("cuda group_reduce locked_chaining: float and int32 sums", "[cuda][group][locked]") {
+  const auto p = algo::cuda.with(algo::group_strategy::locked_chaining);
+  check_groups<float>(p, "cuda locked_chaining", false, false, 65536 + 17);
+  check_groups<std::int32_t>(p, "cuda locked_chaining", false, false, 65536 + 17);
+  check_struct_keys(p, "cuda locked_chaining");
+  check_empty_and_errors(p);
+}
+
+TEST_CASE("cub group_reduce: float and int64 sums, struct keys (in-house table)", "[cub][group]") {
+  check_groups<float>(algo::cub, "cub", false);
+  check_groups<std::int64_t>(algo::cub, "cub", false);
+  check_struct_keys(algo::cub, "cub");
+  check_empty_and_errors(algo::cub);
+}
+
+// ---- the table layer -------------------------------------------------------------------------------
+namespace {
+__global__ void locked_count_kernel(unsigned* lock, unsigned long long* counter, int rounds) {
+  for (int r = 0; r < rounds; ++r)
+    hc::warp_serialized([&] {
+      const hc::spin_lock l{lock};
+      l.lock();
+      const unsigned long long c = *reinterpret_cast<volatile unsigned long long*>(counter);
+      *reinterpret_cast<volatile unsigned long long*>(counter) = c + 1;
+      l.unlock();
+    });
+}
+
+template <class Table>
+__global__ void insert_kernel(Table t, const int* keys, long long n, int* claimed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  algo::hash<> h;
+  const int r = t.template insert<false>(keys[i], hc::hash_of(h, keys[i]), static_cast<unsigned long long>(i), 1LL, ~0ull);
+  if (r == 1) atomicAdd(claimed, 1);
+  if (r < 0) atomicAdd(claimed + 1, 1);
+}
+template <class Table>
+__global__ void chain_insert_kernel(Table t, const int* keys, long long n) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  algo::hash<> h;
+  t.insert(static_cast<unsigned long long>(i), keys[i], hc::hash_of(h, keys[i]), 1LL);
+}
+/// out[j] = (count, first index) of probe key j, or (-1, -1) when absent.
+template <class Table>
+__global__ void find_kernel(Table t, const int* probe, long long m, long long* out) {
+  const long long j = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (j >= m) return;
+  algo::hash<> h;
+  const long long s = t.find(probe[j], hc::hash_of(h, probe[j]));
+  out[2 * j] = s < 0 ? -1 : static_cast<long long>(t.value(static_cast<unsigned long long>(s)));
+  out[2 * j + 1] = s < 0 ? -1 : static_cast<long long>(t.first_index(static_cast<unsigned long long>(s)));
+}
+
+/// Keys 0..k-1 each three times (shuffled), probes: every key and k absent ones.
+struct layer_input {
+  std::vector<int> keys, probe;
+  std::vector<long long> want;  // (count, first index) per probe
+};
+layer_input make_layer_input(int k) {
+  layer_input in;
+  for (int r = 0; r < 3; ++r)
+    for (int x = 0; x < k; ++x) in.keys.push_back(x * 7 - k);
+  algo_test::rng_t g(3);
+  std::shuffle(in.keys.begin(), in.keys.end(), g);
+  std::unordered_map<int, long long> first;
+  for (std::size_t i = 0; i < in.keys.size(); ++i) first.emplace(in.keys[i], static_cast<long long>(i));
+  for (int x = 0; x < k; ++x) {
+    in.probe.push_back(x * 7 - k);
+    in.want.push_back(3);
+    in.want.push_back(first[x * 7 - k]);
+  }
+  for (int x = 0; x < k; ++x) {
+    in.probe.push_back(x * 7 - k + 3);
+    in.want.push_back(-1);
+    in.want.push_back(-1);
+  }
+  return in;
+}
+
+template <class Table, class Slot>
+void check_oa_layout(int k, unsigned long long capacity) {
+  const layer_input in = make_layer_input(k);
+  const device_buffer<int> keys(in.keys), probe(in.probe);
+  device_buffer<Slot> slots(capacity);
+  device_buffer<int> claimed(std::vector<int>{0, 0});
+  device_buffer<long long> out(2 * in.probe.size());
+  const Table t{slots.begin(), capacity - 1, {}, {}};
+  hc::clear_table_kernel<<<64, 256>>>(t, capacity);
+  const auto n = static_cast<long long>(in.keys.size());
+  insert_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(t, keys.begin(), n, claimed.begin());
+  const auto m = static_cast<long long>(in.probe.size());
+  find_kernel<<<static_cast<unsigned>((m + 255) / 256), 256>>>(t, probe.begin(), m, out.begin());
+  require_cuda(cudaDeviceSynchronize(), "kernels");
+  REQUIRE(claimed.download() == std::vector<int>{k, 0});
+  REQUIRE(out.download() == in.want);
+}
+}  // namespace
+
+TEST_CASE("hash layer: the lock, taken by every lane of many warps", "[cuda][hash][lock]") {
+  device_buffer<unsigned> lock(std::vector<unsigned>{0u});
+  device_buffer<unsigned long long> counter(std::vector<unsigned long long>{0ull});
+  locked_count_kernel<<<64, 256>>>(lock.begin(), counter.begin(), 4);
+  require_cuda(cudaDeviceSynchronize(), "locked_count_kernel");
+  REQUIRE(counter.download() == std::vector<unsigned long long>{64ull * 256 * 4});
+  REQUIRE(lock.download() == std::vector<unsigned>{0u});
+}
+
+TEST_CASE("hash layer: open addressing insert / find, packed and general slots", "[cuda][hash][open_addressing]") {
+  using algo::detail::group::combine_kind;
+  using Native = hc::combiner<combine_kind::native, algo::plus<>, long long>;
+  using Cas = hc::combiner<combine_kind::cas, algo::plus<>, long long>;
+  using Packed = hc::oa_table<int, long long, Native, true, algo::equal_to<>>;
+  using General = hc::oa_table<int, long long, Cas, false, algo::equal_to<>>;
+  for (const int k : {1, 1000, 100000}) {
+    INFO("keys: " << k);
+    const unsigned long long cap = hc::pow2_ceil(static_cast<unsigned long long>(k) * 2);
+    check_oa_layout<Packed, Packed::slot>(k, cap);
+    check_oa_layout<General, General::slot>(k, cap);
+  }
+  // full: k keys in k slots fit; k + 1 do not (insert reports -1)
+  const layer_input in = make_layer_input(64);
+  const device_buffer<int> keys(in.keys);
+  device_buffer<Packed::slot> slots(32);
+  device_buffer<int> claimed(std::vector<int>{0, 0});
+  const Packed t{slots.begin(), 31, {}, {}};
+  hc::clear_table_kernel<<<1, 256>>>(t, 32ull);
+  insert_kernel<<<1, 256>>>(t, keys.begin(), static_cast<long long>(in.keys.size()), claimed.begin());
+  require_cuda(cudaDeviceSynchronize(), "insert_kernel");
+  const auto c = claimed.download();
+  REQUIRE(c[0] == 32);
+  REQUIRE(c[1] > 0);
+}
+
+TEST_CASE("hash layer: chained table insert / find", "[cuda][hash][chained]") {
+  using AOp = algo::detail::accumulate_with<algo::plus<>, long long>;
+  using Table = hc::chained_table<int, long long, AOp, algo::equal_to<>>;
+  for (const int k : {1, 1000, 100000}) {
+    INFO("keys: " << k);
+    const layer_input in = make_layer_input(k);
+    const auto n = static_cast<long long>(in.keys.size());
+    const unsigned long long buckets = hc::pow2_ceil(static_cast<unsigned long long>(k) / 4 + 1);
+    device_buffer<long long> heads(std::vector<long long>(buckets, -1));
+    device_buffer<unsigned> locks(std::vector<unsigned>(buckets, 0u));
+    device_buffer<hc::chain_entry<int, long long>> pool(static_cast<std::size_t>(n));
+    device_buffer<unsigned> created(std::vector<unsigned>(static_cast<std::size_t>((n + 31) / 32), 0u));
+    const device_buffer<int> keys(in.keys), probe(in.probe);
+    const Table t{heads.begin(), locks.begin(), pool.begin(), created.begin(), buckets - 1, AOp{}, {}};
+    chain_insert_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(t, keys.begin(), n);
+    const auto m = static_cast<long long>(in.probe.size());
+    device_buffer<long long> out(2 * in.probe.size());
+    find_kernel<<<static_cast<unsigned>((m + 255) / 256), 256>>>(t, probe.begin(), m, out.begin());
+    require_cuda(cudaDeviceSynchronize(), "kernels");
+    REQUIRE(out.download() == in.want);
+    std::size_t groups = 0;
+    for (unsigned w : created.download()) groups += static_cast<std::size_t>(__builtin_popcount(w));
+    REQUIRE(groups == static_cast<std::size_t>(k));
+  }
+}
