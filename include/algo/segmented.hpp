@@ -322,8 +322,9 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
-template <class W, class R, class Tr, class B, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
-void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B>& policy, InIt first, OffIt offsets,
+template <class W, class R, class Tr, class B, class G, class InIt, class OffIt, class OutIt, class Acc, class Op,
+          class T>
+void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B, G>& policy, InIt first, OffIt offsets,
                       std::int64_t segments, const seg::offsets_info& info, OutIt out, const Acc& init, Op op,
                       const T& init_as_t) {
   if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
