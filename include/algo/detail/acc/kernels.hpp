@@ -101,14 +101,18 @@ void gang_scan(InIt in, std::int64_t n, OutIt out, Op op, const gang_split s, co
       for (std::int64_t t = t0; t < t1; ++t) {
         const std::int64_t base = t * (V * K);
         const int lanes = static_cast<int>((min_of<std::int64_t>(n - base, V * K) + K - 1) / K);
-        // each lane's fold of its elements
+        // each lane's fold of its elements (a full lane unrolled: its K loads are independent)
 #pragma acc loop vector
         for (int j = 0; j < V; ++j) {
           const std::int64_t b = base + std::int64_t(j) * K;
-          if (b < n) {
-            const std::int64_t e = min_of(b + K, n);
+          if (b + K <= n) {
             Acc a = static_cast<Acc>(in[b]);
-            for (std::int64_t i = b + 1; i < e; ++i) a = static_cast<Acc>(op(a, in[i]));
+#pragma GCC unroll 8
+            for (int k = 1; k < K; ++k) a = static_cast<Acc>(op(a, in[b + k]));
+            buf[0][j] = a;
+          } else if (b < n) {
+            Acc a = static_cast<Acc>(in[b]);
+            for (std::int64_t i = b + 1; i < n; ++i) a = static_cast<Acc>(op(a, in[i]));
             buf[0][j] = a;
           }
         }
@@ -129,6 +133,7 @@ void gang_scan(InIt in, std::int64_t n, OutIt out, Op op, const gang_split s, co
             const std::int64_t e = min_of(b + K, n);
             bool has = has_carry || j > 0;
             Acc acc = j == 0 ? carry : has_carry ? static_cast<Acc>(op(carry, buf[p][j - 1])) : buf[p][j - 1];
+#pragma GCC unroll 8
             for (std::int64_t i = b; i < e; ++i) {
               if (Exclusive) {
                 if (has) {
