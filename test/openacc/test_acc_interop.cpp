@@ -113,8 +113,11 @@ int main() {
     std::printf("SKIP: no NVIDIA GPU for OpenACC (host fallback): the interop runs algo::cuda on device memory\n");
     return 77;
   }
-  pipeline(algo::interop::cuda, 1, "algo::cuda");
-  pipeline(algo::interop::cub, 2, "algo::cub");
+  // twice each: the first calls of a process (allocations, attribute queries) and steady state
+  for (int round = 0; round < 2; ++round) {
+    pipeline(algo::interop::cuda, 1, round ? "algo::cuda, again" : "algo::cuda, first calls");
+    pipeline(algo::interop::cub, 2, round ? "algo::cub, again" : "algo::cub, first calls");
+  }
   reduce_and_transpose(algo::interop::cuda, 1);
   reduce_and_transpose(algo::interop::cub, 3);
   std::printf("%s (%d failures)\n", failures ? "FAILED" : "passed", failures);
