@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
         time_ms([&] { sink += reduction_loop(x, n); }));
 
     // ---- reduce ----
-    add("reduce", "algo::acc (reduction clause)", b4, time_ms([&] { sink += algo::reduce(acc, x, x + n, 0.0f); }));
-    add("reduce", "algo::acc gang_partials", b4, time_ms([&] { sink += algo::reduce(acc_gp, x, x + n, 0.0f); }));
+    add("reduce", "algo::acc (vector reduction clause, gang partials)", b4, time_ms([&] { sink += algo::reduce(acc, x, x + n, 0.0f); }));
+    add("reduce", "algo::acc gang_partials (lane tree)", b4, time_ms([&] { sink += algo::reduce(acc_gp, x, x + n, 0.0f); }));
     {
       add("reduce", "algo::cuda via host_data (returns to host)", b4,
           time_ms([&] { sink += algo::interop::reduce(cuda, dx, dx + n, 0.0f); }));

@@ -193,8 +193,10 @@ struct deviceptr_t {};
 
 /// How algo::acc reduces.
 namespace acc_reduce {
-/// The `reduction` clause for the built-in operators on arithmetic types (+ * min max & | ^ && ||
-/// as algo::, std:: function objects), gang partials combined in order for every other operator.
+/// The `reduction` clause (at vector level, inside each gang) for the built-in operators on
+/// arithmetic types (+ * min max & | ^ && || as algo::, std:: function objects); a tree over the
+/// vector lanes that keeps their order for every other operator. Gang partials are combined in
+/// order either way.
 struct automatic_t {};
 /// Always gang partials combined in order (what non-commutative operators get).
 struct gang_partials_t {};

@@ -187,18 +187,29 @@ struct clause_of<Op<U>, Acc, std::enable_if_t<std::is_arithmetic<Acc>::value && 
 };
 
 #define ALGO_ACC_PRAGMA(...) _Pragma(#__VA_ARGS__)
-#define ALGO_ACC_REDUCTION_LOOP(OP)                                                                    \
-  ALGO_ACC_PRAGMA(acc parallel loop gang vector num_gangs(gangs) vector_length(V) firstprivate(in, op) \
-                      async(queue) reduction(OP : s))                                                  \
-  for (std::int64_t i = 0; i < n; ++i) s = static_cast<Acc>(op(s, in[i]));
+#define ALGO_ACC_REDUCTION_LOOP(OP)                                                                         \
+  ALGO_ACC_PRAGMA(acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, op, s) deviceptr(partials) \
+                      async(queue))                                                                         \
+  {                                                                                                         \
+    ALGO_ACC_PRAGMA(acc loop gang)                                                                          \
+    for (int g = 0; g < gangs; ++g) {                                                                       \
+      const std::int64_t b = g * s.tiles_per_gang * s.tile, e = min_of(b + s.tiles_per_gang * s.tile, n);   \
+      Acc r = static_cast<Acc>(in[b]);                                                                      \
+      ALGO_ACC_PRAGMA(acc loop vector reduction(OP : r))                                                    \
+      for (std::int64_t i = b + 1; i < e; ++i) r = static_cast<Acc>(op(r, in[i]));                         \
+      partials[g] = r;                                                                                      \
+    }                                                                                                       \
+  }
 
-/// init op in[0] op ... op in[n-1] through `parallel loop reduction(op:s)`, s starting at init.
+/// The gang partials of a built-in operator: gang g's range through `loop vector reduction(op:r)`
+/// (the vector lanes combine by the compiler's shuffles), r starting at the range's first element.
+/// No gang-level reduction clause: GCC combines gangs by atomic updates of one location, which
+/// thousands of gangs serialize on; the partials are combined in order by the caller instead.
 template <class Acc, class InIt, class Op>
-Acc reduce_clause(InIt in, std::int64_t n, Acc init, Op op, int queue) {
+void reduce_clause(InIt in, std::int64_t n, Op op, const gang_split s, Acc* partials, int queue) {
   constexpr int V = tuning::vector;
   constexpr clause_op C = clause_of<Op, Acc>::value;
-  const int gangs = static_cast<int>(min_of<std::int64_t>((n + V * 8 - 1) / (V * 8), 4 * tuning::max_gangs));
-  Acc s = init;
+  const int gangs = s.gangs;
   if constexpr (C == clause_op::plus) { ALGO_ACC_REDUCTION_LOOP(+) }
   else if constexpr (C == clause_op::times) { ALGO_ACC_REDUCTION_LOOP(*) }
   else if constexpr (C == clause_op::min) { ALGO_ACC_REDUCTION_LOOP(min) }
@@ -208,8 +219,6 @@ Acc reduce_clause(InIt in, std::int64_t n, Acc init, Op op, int queue) {
   else if constexpr (C == clause_op::bit_xor) { ALGO_ACC_REDUCTION_LOOP(^) }
   else if constexpr (C == clause_op::logical_and) { ALGO_ACC_REDUCTION_LOOP(&&) }
   else if constexpr (C == clause_op::logical_or) { ALGO_ACC_REDUCTION_LOOP(||) }
-  acc_wait(queue);
-  return s;
 }
 #undef ALGO_ACC_REDUCTION_LOOP
 #undef ALGO_ACC_PRAGMA

@@ -1,9 +1,9 @@
 // algo::acc: scans and reductions in OpenACC directives (kernels.hpp), behind the same entry points
 // as every policy (numeric.hpp: validation and accumulator types first).
 //
-//   reduce    the reduction clause for the built-in operators on arithmetic accumulators
-//             (acc_reduce::automatic); otherwise gang partials (gang_fold), copied to the host and
-//             combined there in order with init.
+//   reduce    gang partials, copied to the host and combined there in order with init: for the
+//             built-in operators on arithmetic accumulators (acc_reduce::automatic) each gang's
+//             through the reduction clause at vector level (reduce_clause), otherwise gang_fold.
 //   scans     pass 1 gang_fold (one partial per gang), pass 2 an exclusive gang_scan of the partials
 //             in one gang (the seeds), pass 3 gang_scan of the input from the seeds: three compute
 //             constructs on the policy's queue, nothing waits for them.
@@ -80,19 +80,19 @@ T reduce(const acc_policy<D, R>& policy, It first, std::int64_t n, T init, Op op
   acc::check_ranges<D>("reduce", n, first);
   acc::mapping<D> map(policy.queue);
   auto in = map.in(first, n);
-  if constexpr (std::is_same<R, acc_reduce::automatic_t>::value && acc::clause_of<Op, T>::value != acc::clause_op::none) {
-    return acc::reduce_clause(in, n, init, op, policy.queue);
-  } else {
-    const auto s = acc::gang_split::make(n, acc::tuning::vector * acc::tuning::items<T>, acc::tuning::max_gangs);
-    T* partials = static_cast<T*>(acc::scratch(sizeof(T) * s.gangs, policy.queue));
-    acc::gang_fold(in, n, op, s, partials, policy.queue);
-    std::vector<T> host(s.gangs);
-    acc_memcpy_from_device_async(host.data(), partials, sizeof(T) * s.gangs, policy.queue);
-    acc_wait(policy.queue);
-    T acc = init;
-    for (const T& p : host) acc = static_cast<T>(op(acc, p));
-    return acc;
-  }
+  constexpr bool clause =
+      std::is_same<R, acc_reduce::automatic_t>::value && acc::clause_of<Op, T>::value != acc::clause_op::none;
+  const auto s = clause ? acc::gang_split::make(n, acc::tuning::vector, acc::tuning::clause_gangs)
+                        : acc::gang_split::make(n, acc::tuning::vector * acc::tuning::items<T>, acc::tuning::max_gangs);
+  T* partials = static_cast<T*>(acc::scratch(sizeof(T) * s.gangs, policy.queue));
+  if constexpr (clause) acc::reduce_clause(in, n, op, s, partials, policy.queue);
+  else acc::gang_fold(in, n, op, s, partials, policy.queue);
+  std::vector<T> host(s.gangs);
+  acc_memcpy_from_device_async(host.data(), partials, sizeof(T) * s.gangs, policy.queue);
+  acc_wait(policy.queue);
+  T acc = init;
+  for (const T& p : host) acc = static_cast<T>(op(acc, p));
+  return acc;
 }
 
 /// reduce_into is not offered by algo::acc (reduce returns the value; scans stay on the queue).

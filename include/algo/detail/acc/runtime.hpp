@@ -38,6 +38,9 @@ struct tuning {
   static constexpr int vector = 32;
   /// Gangs (thread blocks) of the reductions and scans at most; each takes a contiguous range.
   static constexpr int max_gangs = 2048;
+  /// Gangs of a reduce through the reduction clause at most: its lanes have one load in flight
+  /// each, so it takes as many one-warp gangs as an SM holds (32) on a large GPU.
+  static constexpr int clause_gangs = 8192;
   /// Elements a vector lane folds per tile (a tile is vector * items elements): contiguous, so
   /// the order of the range is kept; fewer for wider types.
   template <class T>
