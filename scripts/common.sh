@@ -1,5 +1,6 @@
 # Shared by scripts/test.sh and scripts/demo.sh (sourced, not run):
-#   algo_install_deps     apt-get what is missing, only as root and only when a registry answers
+#   algo_install_deps     apt-get what is missing (CMake, Ninja, Catch2, range-v3, GCC's nvptx offload
+#                         compiler for OpenACC), only as root and only when a registry answers
 #   algo_find_nvcc        put the CUDA toolkit's nvcc on PATH when it is installed but not there
 #   algo_configure        pick the preset (cuda when nvcc is found, else host) and configure
 # Settings (environment):
@@ -47,6 +48,16 @@ algo_install_deps() {
   command -v c++ >/dev/null || need+=(g++)
   algo_have_header catch2/catch.hpp catch2/catch_all.hpp || need+=(catch2)
   algo_have_header range/v3/all.hpp || need+=(librange-v3-dev)
+  # OpenACC offloading to NVIDIA GPUs for the C++ compiler's GCC version (ALGO_OPENACC; Debian 12:
+  # gcc-12-offload-nvptx + libgomp-plugin-nvptx1), where the distribution has it
+  local gcc_major
+  gcc_major=$(c++ -dumpversion 2>/dev/null | cut -d. -f1 || true)
+  if [ -n "$gcc_major" ] && c++ -v 2>&1 | grep -q '^gcc version' && command -v dpkg-query >/dev/null; then
+    local p
+    for p in "gcc-$gcc_major-offload-nvptx" libgomp-plugin-nvptx1; do
+      dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+    done
+  fi
   [ ${#need[@]} -eq 0 ] && return 0
 
   if [ "${ALGO_NO_INSTALL:-0}" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then

@@ -23,6 +23,9 @@
 #  include "detail/cub/numeric.cuh"
 #  include "detail/cuda/numeric.cuh"
 #endif
+#if ALGO_HAS_OPENACC
+#  include "detail/acc/numeric.hpp"
+#endif
 
 namespace algo {
 namespace detail {

@@ -4,6 +4,7 @@
 //   algo::par   OpenMP threads on the host
 //   algo::cuda  in-house CUDA kernels        (nvcc translation units only)
 //   algo::cub   CUB / cuBLAS baseline        (nvcc translation units only)
+//   algo::acc   OpenACC directives            (translation units compiled with -fopenacc)
 //
 // Device policies carry a stream and a memory resource: `algo::cuda.on(stream)`,
 // `algo::cuda.with(resource)`. `algo::cuda` also carries its strategy choices as types:
@@ -17,6 +18,9 @@
 
 #if ALGO_HAS_CUDA
 #  include <cuda_runtime_api.h>
+#endif
+#if ALGO_HAS_OPENACC
+#  include <openacc.h>
 #endif
 
 namespace algo {
@@ -200,6 +204,61 @@ inline constexpr cub_policy cub{};
 inline constexpr cuda_policy<> cuda{};
 #endif
 
+#if ALGO_HAS_OPENACC
+/// Where algo::acc finds the data it is given (README, "OpenACC").
+namespace acc_data {
+/// Host addresses. Data a data construct (or enter data) has made present is used where it is on
+/// the device, with no transfer; anything else is copied in for the call (inputs) and out at its
+/// end (outputs): OpenACC's present-or-copy rule, the default.
+struct map_t {};
+/// Host addresses of data that must already be present: algo::error when it is not (no transfer
+/// ever happens, so a missing data clause cannot go unnoticed as slow copies).
+struct present_t {};
+/// Device addresses (`host_data use_device`, acc_malloc, cudaMalloc): used as they are.
+struct deviceptr_t {};
+}  // namespace acc_data
+
+/// How algo::acc reduces.
+namespace acc_reduce {
+/// The `reduction` clause (at vector level, inside each gang) for the built-in operators on
+/// arithmetic types (+ * min max & | ^ && || as algo::, std:: function objects); a tree over the
+/// vector lanes that keeps their order for every other operator. Gang partials are combined in
+/// order either way.
+struct automatic_t {};
+/// Always gang partials combined in order (what non-commutative operators get).
+struct gang_partials_t {};
+inline constexpr automatic_t automatic{};
+inline constexpr gang_partials_t gang_partials{};
+}  // namespace acc_reduce
+
+/// The OpenACC policy: algorithms written in directives (`parallel`, `loop gang/vector`,
+/// `reduction`, `tile`), compiled by the OpenACC compiler for its device, or run on the host
+/// through OpenACC's host fallback when there is none. `queue` is the async queue its compute
+/// constructs and transfers go to: acc_async_sync (the default) waits for each; `.async(q)` queues
+/// them on q, and scans and transpose return without waiting (reduce waits for its value).
+template <class Data = acc_data::map_t, class Reduce = acc_reduce::automatic_t>
+struct acc_policy {
+  using data = Data;
+  using reduce_strategy = Reduce;
+  int queue = acc_async_sync;
+
+  /// Queue everything on async queue q (default: acc_async_noval, OpenACC's default queue).
+  constexpr acc_policy async(int q = acc_async_noval) const { acc_policy p = *this; p.queue = q; return p; }
+  /// The data must already be present (host addresses): algo::error otherwise.
+  constexpr acc_policy<acc_data::present_t, Reduce> present() const { return {queue}; }
+  /// The addresses are device addresses (host_data use_device, acc_malloc, cudaMalloc).
+  constexpr acc_policy<acc_data::deviceptr_t, Reduce> deviceptr() const { return {queue}; }
+  /// Host addresses, present-or-copy (the default).
+  constexpr acc_policy<acc_data::map_t, Reduce> map() const { return {queue}; }
+  /// The reduction strategy: acc_reduce::automatic or acc_reduce::gang_partials.
+  template <class R, class = std::enable_if_t<std::is_same<R, acc_reduce::automatic_t>::value ||
+                                              std::is_same<R, acc_reduce::gang_partials_t>::value>>
+  constexpr acc_policy<Data, R> with(R) const { return {queue}; }
+};
+
+inline constexpr acc_policy<> acc{};
+#endif
+
 // ---- traits ---------------------------------------------------------------------------------
 template <class P>
 struct is_execution_policy : std::false_type {};
@@ -220,6 +279,15 @@ template <>
 struct is_device_policy<cub_policy> : std::true_type {};
 template <class... S>
 struct is_device_policy<cuda_policy<S...>> : std::true_type {};
+#endif
+#if ALGO_HAS_OPENACC
+template <class D, class R>
+struct is_execution_policy<acc_policy<D, R>> : std::true_type {};
+/// The OpenACC policies (algo::acc and the policies its members return).
+template <class P>
+struct is_acc_policy : std::false_type {};
+template <class D, class R>
+struct is_acc_policy<acc_policy<D, R>> : std::true_type {};
 #endif
 
 template <class P>

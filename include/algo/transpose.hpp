@@ -32,6 +32,9 @@
 #  include "detail/cub/transpose.cuh"
 #  include "detail/cuda/transpose.cuh"
 #endif
+#if ALGO_HAS_OPENACC
+#  include "detail/acc/transpose.hpp"
+#endif
 
 #if defined(__has_include)
 #  if __has_include(<cuda/std/mdspan>)

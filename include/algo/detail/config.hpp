@@ -22,6 +22,14 @@
 #  define ALGO_DEVICE_PASS 0
 #endif
 
+// ALGO_HAS_OPENACC: the translation unit is compiled with OpenACC (-fopenacc: _OPENACC), so the
+// directive-based policy algo::acc and everything under detail/acc exist (policy.hpp, <algo/acc.hpp>).
+#if defined(_OPENACC) && !defined(__CUDACC__)
+#  define ALGO_HAS_OPENACC 1
+#else
+#  define ALGO_HAS_OPENACC 0
+#endif
+
 // ALGO_EXEC_CHECK_DISABLE, on the line before a __host__ __device__ function template that calls
 // user code (iterator adaptors, operator wrappers): nvcc then checks only the instantiations that
 // are really used on the device, so host policies over host-only iterators (std::vector's) and

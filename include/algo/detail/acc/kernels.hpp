@@ -1,0 +1,244 @@
+// algo::acc's compute constructs. Each takes device iterators (runtime.hpp) by value.
+//
+// The seed's "large inputs by blocks", in directives:
+//   gang_fold   each gang folds a contiguous range of tiles into one partial (reduce, scan pass 1)
+//   gang_scan   each gang scans its range from a seed (scan pass 3; with one gang, pass 2 over the
+//               gang partials)
+// Inside a gang, a tile is `vector * items` elements; vector lane j takes the `items` contiguous
+// elements j*items ... (so every fold keeps the order of the range: any associative operator),
+// and the lanes' values meet in a gang-private array (GCC puts it in shared memory):
+//   fold   a tree over the lanes, pairs in order (log2(vector) vector loops)
+//   scan   Kogge-Stone over the lanes (the seed's work-inefficient scan: log2(vector) steps, each a
+//          vector loop over a pair of buffers), then each lane rescans its elements from its prefix.
+// The carry from tile to tile is gang-level code (vector-single).
+#pragma once
+
+#include <cstdint>
+
+#include "runtime.hpp"
+
+namespace algo::detail::acc {
+
+template <class T>
+constexpr T min_of(T a, T b) { return b < a ? b : a; }
+
+/// The split of n elements into gangs of whole tiles.
+struct gang_split {
+  std::int64_t tile = 0, tiles = 0, tiles_per_gang = 0;
+  int gangs = 0;
+  static gang_split make(std::int64_t n, std::int64_t tile, int max_gangs) {
+    gang_split s;
+    s.tile = tile;
+    s.tiles = (n + tile - 1) / tile;
+    s.gangs = static_cast<int>(min_of<std::int64_t>(s.tiles, max_gangs));
+    s.tiles_per_gang = (s.tiles + s.gangs - 1) / s.gangs;
+    s.gangs = static_cast<int>((s.tiles + s.tiles_per_gang - 1) / s.tiles_per_gang);  // no empty gangs
+    return s;
+  }
+};
+
+// ---- gang_fold: partials[g] = the fold of gang g's range ------------------------------------------
+template <class Acc, class InIt, class Op>
+void gang_fold(InIt in, std::int64_t n, Op op, const gang_split s, Acc* partials, int queue) {
+  constexpr int V = tuning::vector;
+  constexpr int K = tuning::items<Acc>;
+  const int gangs = s.gangs;
+#pragma acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, op, s) deviceptr(partials) async(queue)
+  {
+#pragma acc loop gang
+    for (int g = 0; g < gangs; ++g) {
+      Acc lane[V];  // gang-private
+      Acc carry{};
+      const std::int64_t t0 = g * s.tiles_per_gang, t1 = min_of(t0 + s.tiles_per_gang, s.tiles);
+      for (std::int64_t t = t0; t < t1; ++t) {
+        const std::int64_t base = t * (V * K);
+        const int lanes = static_cast<int>((min_of<std::int64_t>(n - base, V * K) + K - 1) / K);
+#pragma acc loop vector
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t b = base + std::int64_t(j) * K;
+          if (b + K <= n) {
+            Acc a = static_cast<Acc>(in[b]);
+#pragma GCC unroll 8
+            for (int k = 1; k < K; ++k) a = static_cast<Acc>(op(a, in[b + k]));
+            lane[j] = a;
+          } else if (b < n) {
+            Acc a = static_cast<Acc>(in[b]);
+            for (std::int64_t i = b + 1; i < n; ++i) a = static_cast<Acc>(op(a, in[i]));
+            lane[j] = a;
+          }
+        }
+        for (int d = 1; d < lanes; d *= 2) {
+#pragma acc loop vector
+          for (int j = 0; j < V; ++j)
+            if (j % (2 * d) == 0 && j + d < lanes) lane[j] = static_cast<Acc>(op(lane[j], lane[j + d]));
+        }
+        carry = t == t0 ? lane[0] : static_cast<Acc>(op(carry, lane[0]));
+      }
+      partials[g] = carry;
+    }
+  }
+}
+
+// ---- gang_scan: gang g scans its range from its seed --------------------------------------------
+/// Gang g starts from seeds[g] when g > 0 (seeds: device memory, one per gang; seeds[0] unused),
+/// gang 0 from init when has_init, else from nothing (an inclusive scan's first element starts it;
+/// an exclusive scan then leaves out[0] unwritten). Exclusive: out[i] = the prefix before in[i].
+template <bool Exclusive, class Acc, class InIt, class OutIt, class Op>
+void gang_scan(InIt in, std::int64_t n, OutIt out, Op op, const gang_split s, const Acc* seeds, bool has_init,
+               Acc init, int queue) {
+  constexpr int V = tuning::vector;
+  constexpr int K = tuning::items<Acc>;
+  const int gangs = s.gangs;
+#pragma acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, out, op, s, has_init, init) \
+    deviceptr(seeds) async(queue)
+  {
+#pragma acc loop gang
+    for (int g = 0; g < gangs; ++g) {
+      Acc buf[2][V];  // gang-private: the Kogge-Stone steps read one and write the other
+      bool has_carry = g > 0 || has_init;
+      Acc carry = g > 0 ? seeds[g] : init;
+      const std::int64_t t0 = g * s.tiles_per_gang, t1 = min_of(t0 + s.tiles_per_gang, s.tiles);
+      for (std::int64_t t = t0; t < t1; ++t) {
+        const std::int64_t base = t * (V * K);
+        const int lanes = static_cast<int>((min_of<std::int64_t>(n - base, V * K) + K - 1) / K);
+        // each lane's fold of its elements (a full lane unrolled: its K loads are independent)
+#pragma acc loop vector
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t b = base + std::int64_t(j) * K;
+          if (b + K <= n) {
+            Acc a = static_cast<Acc>(in[b]);
+#pragma GCC unroll 8
+            for (int k = 1; k < K; ++k) a = static_cast<Acc>(op(a, in[b + k]));
+            buf[0][j] = a;
+          } else if (b < n) {
+            Acc a = static_cast<Acc>(in[b]);
+            for (std::int64_t i = b + 1; i < n; ++i) a = static_cast<Acc>(op(a, in[i]));
+            buf[0][j] = a;
+          }
+        }
+        // Kogge-Stone: buf[p][j] becomes lane 0's op ... op lane j's
+        int p = 0;
+        for (int d = 1; d < lanes; d *= 2) {
+#pragma acc loop vector
+          for (int j = 0; j < V; ++j) {
+            if (j < lanes) buf[1 - p][j] = j >= d ? static_cast<Acc>(op(buf[p][j - d], buf[p][j])) : buf[p][j];
+          }
+          p = 1 - p;
+        }
+        // each lane rescans its elements from its prefix
+#pragma acc loop vector
+        for (int j = 0; j < V; ++j) {
+          const std::int64_t b = base + std::int64_t(j) * K;
+          if (b < n) {
+            const std::int64_t e = min_of(b + K, n);
+            bool has = has_carry || j > 0;
+            Acc acc = j == 0 ? carry : has_carry ? static_cast<Acc>(op(carry, buf[p][j - 1])) : buf[p][j - 1];
+#pragma GCC unroll 8
+            for (std::int64_t i = b; i < e; ++i) {
+              if (Exclusive) {
+                if (has) {
+                  const Acc next = static_cast<Acc>(op(acc, in[i]));
+                  out[i] = acc;
+                  acc = next;
+                } else {
+                  acc = static_cast<Acc>(in[i]);  // out[0] of an exclusive scan without init: unwritten
+                }
+              } else {
+                acc = has ? static_cast<Acc>(op(acc, in[i])) : static_cast<Acc>(in[i]);
+                out[i] = acc;
+              }
+              has = true;
+            }
+          }
+        }
+        carry = has_carry ? static_cast<Acc>(op(carry, buf[p][lanes - 1])) : buf[p][lanes - 1];
+        has_carry = true;
+      }
+    }
+  }
+}
+
+// ---- the reduction clause ---------------------------------------------------------------------------
+/// OpenACC's reduction operators.
+enum class clause_op { none, plus, times, min, max, bit_and, bit_or, bit_xor, logical_and, logical_or };
+
+template <class Op, class Acc, class = void>
+struct clause_of {
+  static constexpr clause_op value = clause_op::none;
+};
+template <template <class> class Op, class U, class Acc>
+struct clause_of<Op<U>, Acc, std::enable_if_t<std::is_arithmetic<Acc>::value && (std::is_void<U>::value || std::is_same<U, Acc>::value)>> {
+  template <template <class> class X>
+  static constexpr bool is = std::is_same<Op<U>, X<U>>::value;
+  static constexpr bool integral = std::is_integral<Acc>::value;
+  static constexpr bool boolean = std::is_same<Acc, bool>::value;
+  static constexpr clause_op value =
+      boolean ? (is<logical_and> || is<std::logical_and> ? clause_op::logical_and
+                 : is<logical_or> || is<std::logical_or> ? clause_op::logical_or
+                                                         : clause_op::none)
+      : is<plus> || is<std::plus>                     ? clause_op::plus
+      : is<multiplies> || is<std::multiplies>         ? clause_op::times
+      : is<minimum>                                   ? clause_op::min
+      : is<maximum>                                   ? clause_op::max
+      : integral && (is<bit_and> || is<std::bit_and>) ? clause_op::bit_and
+      : integral && (is<bit_or> || is<std::bit_or>)   ? clause_op::bit_or
+      : integral && (is<bit_xor> || is<std::bit_xor>) ? clause_op::bit_xor
+                                                      : clause_op::none;
+};
+
+#define ALGO_ACC_PRAGMA(...) _Pragma(#__VA_ARGS__)
+#define ALGO_ACC_REDUCTION_LOOP(OP)                                                                         \
+  ALGO_ACC_PRAGMA(acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, op, s) deviceptr(partials) \
+                      async(queue))                                                                         \
+  {                                                                                                         \
+    ALGO_ACC_PRAGMA(acc loop gang)                                                                          \
+    for (int g = 0; g < gangs; ++g) {                                                                       \
+      const std::int64_t b = g * s.tiles_per_gang * s.tile, e = min_of(b + s.tiles_per_gang * s.tile, n);   \
+      Acc r = static_cast<Acc>(in[b]);                                                                      \
+      ALGO_ACC_PRAGMA(acc loop vector reduction(OP : r))                                                    \
+      for (std::int64_t i = b + 1; i < e; ++i) r = static_cast<Acc>(op(r, in[i]));                         \
+      partials[g] = r;                                                                                      \
+    }                                                                                                       \
+  }
+
+/// The gang partials of a built-in operator: gang g's range through `loop vector reduction(op:r)`
+/// (the vector lanes combine by the compiler's shuffles), r starting at the range's first element.
+/// No gang-level reduction clause: GCC combines gangs by atomic updates of one location, which
+/// thousands of gangs serialize on; the partials are combined in order by the caller instead.
+template <class Acc, class InIt, class Op>
+void reduce_clause(InIt in, std::int64_t n, Op op, const gang_split s, Acc* partials, int queue) {
+  constexpr int V = tuning::vector;
+  constexpr clause_op C = clause_of<Op, Acc>::value;
+  const int gangs = s.gangs;
+  if constexpr (C == clause_op::plus) { ALGO_ACC_REDUCTION_LOOP(+) }
+  else if constexpr (C == clause_op::times) { ALGO_ACC_REDUCTION_LOOP(*) }
+  else if constexpr (C == clause_op::min) { ALGO_ACC_REDUCTION_LOOP(min) }
+  else if constexpr (C == clause_op::max) { ALGO_ACC_REDUCTION_LOOP(max) }
+  else if constexpr (C == clause_op::bit_and) { ALGO_ACC_REDUCTION_LOOP(&) }
+  else if constexpr (C == clause_op::bit_or) { ALGO_ACC_REDUCTION_LOOP(|) }
+  else if constexpr (C == clause_op::bit_xor) { ALGO_ACC_REDUCTION_LOOP(^) }
+  else if constexpr (C == clause_op::logical_and) { ALGO_ACC_REDUCTION_LOOP(&&) }
+  else if constexpr (C == clause_op::logical_or) { ALGO_ACC_REDUCTION_LOOP(||) }
+}
+#undef ALGO_ACC_REDUCTION_LOOP
+#undef ALGO_ACC_PRAGMA
+
+// ---- transpose: a tile(...) loop nest ---------------------------------------------------------------
+/// out[b*so + c*ldo + r] = in[b*si + r*ldi + c] for every matrix b of the batch. The nest runs over
+/// (c, b*rows + r): the vector lanes walk r, so the writes of a tile are contiguous and its reads
+/// (a tile's column) stay in the cache for the tile's other columns.
+template <class InIt, class OutIt>
+void transpose_tiles(InIt in, OutIt out, std::int64_t rows, std::int64_t cols, std::int64_t ldi, std::int64_t ldo,
+                     std::int64_t count, std::int64_t si, std::int64_t so, int queue) {
+  constexpr int T = tuning::transpose_tile;
+  const std::int64_t R = rows * count;
+#pragma acc parallel loop gang vector tile(T, T) vector_length(T) firstprivate(in, out, rows, cols, ldi, ldo, si, so, R) \
+    async(queue)
+  for (std::int64_t c = 0; c < cols; ++c)
+    for (std::int64_t rr = 0; rr < R; ++rr) {
+      const std::int64_t b = rr / rows, r = rr - b * rows;
+      out[b * so + c * ldo + r] = in[b * si + r * ldi + c];
+    }
+}
+
+}  // namespace algo::detail::acc

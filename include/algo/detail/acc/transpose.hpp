@@ -1,0 +1,26 @@
+// algo::acc transpose: one `parallel loop tile(32, 32)` nest over every matrix of the batch
+// (kernels.hpp, transpose_tiles), behind transpose.hpp's checks of the shape and of overlap.
+#pragma once
+
+#include <cstdint>
+
+#include "../../policy.hpp"
+#include "../transpose_shape.hpp"
+#include "kernels.hpp"
+#include "numeric.hpp"
+#include "runtime.hpp"
+
+namespace algo::detail {
+
+template <class D, class R, class InIt, class OutIt>
+void transpose(const acc_policy<D, R>& policy, InIt in, OutIt out, const transpose_shape& s) {
+  // the extents transpose.hpp checked: from the first element to one past the last, in and out
+  const std::int64_t span_in = (s.count - 1) * s.stride_in + (s.rows - 1) * s.ld_in + s.cols;
+  const std::int64_t span_out = (s.count - 1) * s.stride_out + (s.cols - 1) * s.ld_out + s.rows;
+  acc::mapping<D> map(policy.queue);
+  auto din = map.in(in, span_in);
+  auto dout = map.out(out, span_out);
+  acc::transpose_tiles(din, dout, s.rows, s.cols, s.ld_in, s.ld_out, s.count, s.stride_in, s.stride_out, policy.queue);
+}
+
+}  // namespace algo::detail
