@@ -5,7 +5,8 @@
 #   scripts/gpu_check.sh sanitize  compute-sanitizer memcheck/racecheck/synccheck over every device
 #                                  test (label device, not faults/large; Catch tag [big] left out) at
 #                                  small sizes (ALGO_TEST_SMALL=1);
-#                                  SAN_TOOLS picks the tools, SAN_JOBS the runs at a time
+#                                  SAN_TOOLS picks the tools, SAN_JOBS the runs at a time,
+#                                  SAN_TESTS (a ctest -R regex) the tests
 #   scripts/gpu_check.sh bench     the full bench (bench/bench)
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
@@ -35,7 +36,7 @@ sanitize)
   # label device; not the fault-injection tests, which trap on purpose, nor the >2^31 ones) at
   # small sizes, SAN_JOBS runs at a time; one line per (test, tool) in sanitizer.log.
   : >"$OUT/sanitizer.log"
-  ctest --test-dir "$ALGO_BUILD_DIR" --show-only=json-v1 -L device -LE "faults|large" >"$OUT/tests.json"
+  ctest --test-dir "$ALGO_BUILD_DIR" --show-only=json-v1 -L device -LE "faults|large" ${SAN_TESTS:+-R "$SAN_TESTS"} >"$OUT/tests.json"
   python3 - "$OUT/tests.json" "${SAN_TOOLS:-memcheck racecheck synccheck}" >"$OUT/sanitize_cmds.txt" <<'PY'
 import json, shlex, sys
 for t in json.load(open(sys.argv[1]))["tests"]:
