@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     }
 
     // ---- transpose 8192 x 8192 ----
-    add("transpose", "algo::acc (tile(32,32) loop nest)", 2 * b4, time_ms([&] { algo::transpose(acc, x, side, side, y); }));
+    add("transpose", "algo::acc (32x32 tiles, a gang each)", 2 * b4, time_ms([&] { algo::transpose(acc, x, side, side, y); }));
     {
       add("transpose", "algo::cuda via host_data", 2 * b4, time_ms([&] { algo::interop::transpose(cuda, dx, side, side, dy); }));
       add("transpose", "algo::cub (cuBLAS geam) via host_data", 2 * b4,

@@ -38,15 +38,15 @@ std::int64_t compact(const std::vector<int>& xs, std::vector<int>& out_v, Scan s
   int count = 0;
 #pragma acc data copyin(x[0:n]) create(flag[0:n], pos[0:n]) copyout(out[0:n]) copy(count)
   {
-#pragma acc parallel loop async(1) present(x, flag)
+#pragma acc parallel loop async(1) present(x[0:n], flag[0:n])
     for (std::int64_t i = 0; i < n; ++i) flag[i] = x[i] % 3 == 0;
 
     scan(flag, pos, n);  // queued on async queue 1 (algo::acc) or on its CUDA stream (interop)
 
-#pragma acc parallel loop async(1) present(x, flag, pos, out)
+#pragma acc parallel loop async(1) present(x[0:n], flag[0:n], pos[0:n], out[0:n])
     for (std::int64_t i = 0; i < n; ++i)
       if (flag[i]) out[pos[i]] = x[i];
-#pragma acc parallel num_gangs(1) async(1) present(flag, pos, count)
+#pragma acc parallel num_gangs(1) async(1) present(flag[0:n], pos[0:n], count)
     count = pos[n - 1] + flag[n - 1];
 #pragma acc wait(1)
   }

@@ -45,7 +45,7 @@ void pipeline(algo::interop::device_policy which, int q, const char* name) {
     const auto p = which.on_queue(q);
     gate::close(p.stream, 20000);  // the queue's stream waits for the host from here on
 
-#pragma acc parallel loop async(q) present(x, y)
+#pragma acc parallel loop async(q) present(x[0:n], y[0:n])
     for (std::int64_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;
 
 #pragma acc host_data use_device(y, z, s)
@@ -55,7 +55,7 @@ void pipeline(algo::interop::device_policy which, int q, const char* name) {
       algo::interop::exclusive_scan(p, y, y + n, y, 5);  // in place
     }
 
-#pragma acc parallel loop async(q) present(z)
+#pragma acc parallel loop async(q) present(z[0:n])
     for (std::int64_t i = 0; i < n; ++i) z[i] -= 1;
 
     busy = acc_async_test(q) == 0;  // everything above was queued behind the closed gate

@@ -277,3 +277,47 @@ TEST_CASE("acc transpose: tile edges, pitched, batches", "[acc]") {
     }
   }
 }
+
+TEST_CASE("acc transpose: a pitched batch with gaps keeps them, under every data contract", "[acc]") {
+  // partial tiles along both loops and more than one tile of rows (the shapes GCC's tile clause got
+  // wrong on the GPU); gaps after each row and between the matrices, in and out
+  const std::int64_t rows = 40, cols = 70, ld_in = 75, ld_out = 45, count = 3;
+  const std::int64_t si = rows * ld_in + 11, so = cols * ld_out + 13;
+  const std::int64_t n_in = (count - 1) * si + (rows - 1) * ld_in + cols;
+  const std::int64_t n_out = (count - 1) * so + (cols - 1) * ld_out + rows;
+  const auto in = random_vector<std::int32_t>(static_cast<std::size_t>(n_in), 41);
+  std::vector<std::int32_t> want(static_cast<std::size_t>(n_out), -7);
+  for (std::int64_t b = 0; b < count; ++b)
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c) want[b * so + c * ld_out + r] = in[b * si + r * ld_in + c];
+  const algo::batch batch{count, si, so};
+  std::vector<std::int32_t> out(static_cast<std::size_t>(n_out), -7);
+  const std::int32_t* x = in.data();
+  std::int32_t* y = out.data();
+
+  SECTION("map: the output is copied in and out, its gaps stay") {
+    algo::transpose(algo::acc, x, rows, cols, ld_in, y, ld_out, batch);
+    CHECK(out == want);
+  }
+  SECTION("map, async") {
+    algo::transpose(algo::acc.async(4), x, rows, cols, ld_in, y, ld_out, batch);
+    acc_wait(4);
+    CHECK(out == want);
+  }
+  SECTION("present: in a data region that copies the output in and out") {
+#pragma acc data copyin(x[0:n_in]) copy(y[0:n_out])
+    { algo::transpose(algo::acc.present(), x, rows, cols, ld_in, y, ld_out, batch); }
+    CHECK(out == want);
+  }
+  SECTION("deviceptr: acc_malloc'd memory") {
+    auto* dx = static_cast<std::int32_t*>(acc_malloc(sizeof(std::int32_t) * n_in));
+    auto* dy = static_cast<std::int32_t*>(acc_malloc(sizeof(std::int32_t) * n_out));
+    acc_memcpy_to_device(dx, const_cast<std::int32_t*>(x), sizeof(std::int32_t) * n_in);
+    acc_memcpy_to_device(dy, y, sizeof(std::int32_t) * n_out);
+    algo::transpose(algo::acc.deviceptr(), dx, rows, cols, ld_in, dy, ld_out, batch);
+    acc_memcpy_from_device(y, dy, sizeof(std::int32_t) * n_out);
+    CHECK(out == want);
+    acc_free(dx);
+    acc_free(dy);
+  }
+}

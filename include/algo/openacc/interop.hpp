@@ -10,10 +10,10 @@
 //   #include <algo/openacc/interop.hpp>
 //   #pragma acc data copyin(x[0:n]) create(y[0:n])
 //   {
-//     #pragma acc parallel loop async(1) present(x)            ... writes x
+//     #pragma acc parallel loop async(1) present(x[0:n])       ... writes x
 //     #pragma acc host_data use_device(x, y)
 //     algo::interop::inclusive_scan(algo::interop::cuda.on_queue(1), x, x + n, y);
-//     #pragma acc parallel loop async(1) present(y)            ... reads y
+//     #pragma acc parallel loop async(1) present(y[0:n])       ... reads y
 //     #pragma acc wait(1)
 //   }
 //

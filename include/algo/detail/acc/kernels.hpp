@@ -223,22 +223,40 @@ void reduce_clause(InIt in, std::int64_t n, Op op, const gang_split s, Acc* part
 #undef ALGO_ACC_REDUCTION_LOOP
 #undef ALGO_ACC_PRAGMA
 
-// ---- transpose: a tile(...) loop nest ---------------------------------------------------------------
-/// out[b*so + c*ldo + r] = in[b*si + r*ldi + c] for every matrix b of the batch. The nest runs over
-/// (c, b*rows + r): the vector lanes walk r, so the writes of a tile are contiguous and its reads
-/// (a tile's column) stay in the cache for the tile's other columns.
+// ---- transpose: 32 x 32 tiles, one gang each ------------------------------------------------------
+/// out[b*so + c*ldo + r] = in[b*si + r*ldi + c] for every matrix b of the batch. The rows of all
+/// matrices form one range of R = rows * count rows; a gang takes a tile of T rows x T columns of
+/// it, vector lane j row j of the tile, and walks the tile's columns: for each column the lanes'
+/// writes are contiguous (r, r + 1, ...), and the reads of a lane (along its row) stay in the cache
+/// lines of the tile for the tile's other columns.
+///
+/// The tiles are written out (gang loop over tile indices, vector loop over a tile's rows, a
+/// sequential loop over its columns), not left to OpenACC's tile(T, T) clause: GCC 12's nvptx code
+/// for `parallel loop gang vector tile(32, 32) vector_length(32)` over this nest left most of the
+/// output unwritten on an H100 (2026-11-23: 257 x 129 and a batch of 5 of 33 x 65, both loops
+/// ending in partial tiles and more than one tile of rows; 31 x 33, 1000 x 1 and 1024 x 1536 were
+/// right), while the host fallback was right.
 template <class InIt, class OutIt>
 void transpose_tiles(InIt in, OutIt out, std::int64_t rows, std::int64_t cols, std::int64_t ldi, std::int64_t ldo,
                      std::int64_t count, std::int64_t si, std::int64_t so, int queue) {
   constexpr int T = tuning::transpose_tile;
   const std::int64_t R = rows * count;
-#pragma acc parallel loop gang vector tile(T, T) vector_length(T) firstprivate(in, out, rows, cols, ldi, ldo, si, so, R) \
+  const std::int64_t tiles_c = (cols + T - 1) / T, tiles = (R + T - 1) / T * tiles_c;
+#pragma acc parallel loop gang vector_length(T) firstprivate(in, out, rows, cols, ldi, ldo, si, so, R, tiles_c) \
     async(queue)
-  for (std::int64_t c = 0; c < cols; ++c)
-    for (std::int64_t rr = 0; rr < R; ++rr) {
-      const std::int64_t b = rr / rows, r = rr - b * rows;
-      out[b * so + c * ldo + r] = in[b * si + r * ldi + c];
+  for (std::int64_t t = 0; t < tiles; ++t) {
+    const std::int64_t r0 = t / tiles_c * T, c0 = t % tiles_c * T;
+    const int nc = static_cast<int>(min_of<std::int64_t>(cols - c0, T));
+#pragma acc loop vector
+    for (int j = 0; j < T; ++j) {
+      const std::int64_t rr = r0 + j;
+      if (rr < R) {
+        const std::int64_t b = rr / rows, r = rr - b * rows;
+        const std::int64_t src = b * si + r * ldi + c0, dst = b * so + c0 * ldo + r;
+        for (int i = 0; i < nc; ++i) out[dst + i * ldo] = in[src + i];
+      }
     }
+  }
 }
 
 }  // namespace algo::detail::acc

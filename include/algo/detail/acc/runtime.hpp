@@ -45,7 +45,7 @@ struct tuning {
   /// the order of the range is kept; fewer for wider types.
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : sizeof(T) <= 16 ? 2 : 1;
-  /// transpose: the tile(...) clause's sides.
+  /// transpose: the sides of a gang's tile (vector lane j takes row j of it).
   static constexpr int transpose_tile = 32;
 };
 
@@ -161,30 +161,42 @@ class mapping {
   /// The iterator over device memory for reading n elements.
   template <class It>
   auto in(It it, std::int64_t n) {
-    auto tr = [&](auto* p) { return translate(p, n, true); };
+    auto tr = [&](auto* p) { return translate(p, n, dir::in); };
     return rebuild(it, tr);
   }
-  /// The iterator over device memory for writing n elements.
+  /// The iterator over device memory for writing n elements, every one of them (mapped host
+  /// ranges: created on the device, not copied in).
   template <class It>
   auto out(It it, std::int64_t n) {
-    auto tr = [&](auto* p) { return translate(p, n, false); };
+    auto tr = [&](auto* p) { return translate(p, n, dir::out); };
+    return rebuild(it, tr);
+  }
+  /// The iterator over device memory for writing some of n elements (a pitched transpose's output:
+  /// the gaps between its rows or matrices are not written). A mapped host range is copied in as
+  /// well as out, so the copy-out at the end returns the gaps as they were, not the uninitialized
+  /// device memory a create would leave there.
+  template <class It>
+  auto out_partial(It it, std::int64_t n) {
+    auto tr = [&](auto* p) { return translate(p, n, dir::inout); };
     return rebuild(it, tr);
   }
 
  private:
+  enum class dir { in, out, inout };
   template <class T>
-  T* translate(T* p, std::int64_t n, bool input) {
+  T* translate(T* p, std::int64_t n, dir d) {
     if constexpr (std::is_same<Data, acc_data::deviceptr_t>::value) {
       return p;
     } else {
       const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
       void* h = host_void(p);
       if constexpr (std::is_same<Data, acc_data::map_t>::value) {
-        if (input) {
+        if (d == dir::in) {
           acc_copyin_async(h, bytes, queue_);
           inputs_.emplace_back(h, bytes);
         } else {
-          acc_create_async(h, bytes, queue_);
+          if (d == dir::inout) acc_copyin_async(h, bytes, queue_);
+          else acc_create_async(h, bytes, queue_);
           outputs_.emplace_back(h, bytes);
         }
       }
