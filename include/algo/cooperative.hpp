@@ -93,11 +93,6 @@ class warp_scan {
     aggregate = detail::cuda::shfl_idx(r, last_lane(), lanes_.mask, lanes_.width);
     return r;
   }
-  /// Lane i gets op(init, x_0, ..., x_i).
-  template <class Op>
-  __device__ T inclusive_scan(const T& x, const T& init, Op op) {
-    return op(init, detail_t(s_, lanes_).inclusive(x, op));
-  }
   /// Lane i gets op(init, x_0, ..., x_{i-1}); lane 0 gets init.
   template <class Op>
   __device__ T exclusive_scan(const T& x, const T& init, Op op) {
@@ -113,9 +108,10 @@ class warp_scan {
     return lanes_.rank() == 0 ? init : op(init, exclusive);
   }
   /// Without init: lane i > 0 gets op(x_0, ..., x_{i-1}) in `exclusive`; returns false in lane 0,
-  /// whose `exclusive` is left unspecified (no identity element needed).
+  /// whose `exclusive` is left unspecified (no identity element needed). (Its own name: an overload
+  /// of exclusive_scan(x, init, op) would take a non-const init for this output.)
   template <class Op>
-  __device__ bool exclusive_scan(const T& x, T& exclusive, Op op) {
+  __device__ bool exclusive_scan_no_init(const T& x, T& exclusive, Op op) {
     T inclusive;
     detail_t(s_, lanes_).scan(x, inclusive, exclusive, op);
     return lanes_.rank() != 0;
@@ -125,7 +121,7 @@ class warp_scan {
   template <int N, class Op>
   __device__ void inclusive_scan(T (&items)[N], Op op) {
     T excl;
-    const bool has = exclusive_scan(detail::cuda::thread_reduce(items, op), excl, op);
+    const bool has = exclusive_scan_no_init(detail::cuda::thread_reduce(items, op), excl, op);
     detail::cuda::thread_scan(items, excl, has, false, op);
   }
   template <int N, class Op>
@@ -246,9 +242,10 @@ class block_scanner {
     detail_t(s_).exclusive_scan(x, excl, op, detail::coop::prefix_adaptor<T, Callback>{callback});
     return excl;
   }
-  /// Without init: thread t > 0 gets op(x_0, ..., x_{t-1}); returns false in thread 0.
+  /// Without init: thread t > 0 gets op(x_0, ..., x_{t-1}); returns false in thread 0 (its
+  /// `exclusive` unspecified).
   template <class Op>
-  __device__ bool exclusive_scan(const T& x, T& exclusive, Op op) {
+  __device__ bool exclusive_scan_no_init(const T& x, T& exclusive, Op op) {
     return detail_t(s_).exclusive_scan(x, exclusive, op, none_t{});
   }
   /// The block's fold, in every thread.
