@@ -341,10 +341,10 @@ __device__ void load_blocked(int rank, It first, T (&items)[N], int valid) {
   for (int k = 0; k < N; ++k)
     if (rank * N + k < valid) items[k] = first[rank * N + k];
 }
-template <int N, class It, class T>
-__device__ void load_blocked(int rank, It first, T (&items)[N], int valid, const T& fill) {
+template <int N, class It, class T, class F>
+__device__ void load_blocked(int rank, It first, T (&items)[N], int valid, const F& fill) {
 #pragma unroll
-  for (int k = 0; k < N; ++k) items[k] = rank * N + k < valid ? static_cast<T>(first[rank * N + k]) : fill;
+  for (int k = 0; k < N; ++k) items[k] = rank * N + k < valid ? static_cast<T>(first[rank * N + k]) : static_cast<T>(fill);
 }
 template <int Threads, int N, class It, class T>
 __device__ void load_striped(int rank, It first, T (&items)[N]) {
@@ -357,10 +357,10 @@ __device__ void load_striped(int rank, It first, T (&items)[N], int valid) {
   for (int k = 0; k < N; ++k)
     if (rank + Threads * k < valid) items[k] = first[rank + Threads * k];
 }
-template <int Threads, int N, class It, class T>
-__device__ void load_striped(int rank, It first, T (&items)[N], int valid, const T& fill) {
+template <int Threads, int N, class It, class T, class F>
+__device__ void load_striped(int rank, It first, T (&items)[N], int valid, const F& fill) {
 #pragma unroll
-  for (int k = 0; k < N; ++k) items[k] = rank + Threads * k < valid ? static_cast<T>(first[rank + Threads * k]) : fill;
+  for (int k = 0; k < N; ++k) items[k] = rank + Threads * k < valid ? static_cast<T>(first[rank + Threads * k]) : static_cast<T>(fill);
 }
 template <int N, class It, class T>
 __device__ void store_blocked(int rank, It first, const T (&items)[N]) {

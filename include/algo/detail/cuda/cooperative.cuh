@@ -90,11 +90,12 @@ __device__ __forceinline__ block_group_storage<T>& static_block_storage() {
 template <class It, int K>
 inline constexpr bool can_vector_load = load_traits<It>::vectorizable && K % load_traits<It>::vector_items == 0;
 
-/// Whether an iterator's underlying pointers are all 16-byte aligned (pointers, and our transform /
-/// zip adaptors over them).
+/// Whether an iterator's underlying pointers are all 16-byte aligned global-memory addresses
+/// (pointers, and our transform / zip adaptors over them): the vector loads go through the
+/// read-only data cache (LDG.E.128.CONSTANT), which shared memory does not have.
 template <class T>
 __device__ __forceinline__ bool aligned16(T* p) {
-  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0 && __isGlobal(p);
 }
 template <class It, class F>
 __device__ __forceinline__ bool aligned16(const transform_iterator<It, F>& it) {
