@@ -255,7 +255,8 @@ __device__ void scan_range(Scanner& scanner, InIt first, std::int64_t n, OutIt o
 
 // ---- folds ---------------------------------------------------------------------------------------------
 /// Fold of first[begin, end) by `count` lanes (ranks 0..count-1 of `lanes`), K items a lane per
-/// step; the result (present when the range is not empty) in rank 0.
+/// step, two steps' loads in flight before either is folded; the result (present when the range is
+/// not empty) in rank 0.
 template <int K, class Acc, class It, class Op>
 __device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, int count, const It& first,
                                                        std::int64_t begin, std::int64_t end, bool vectors, Op op) {
@@ -263,11 +264,10 @@ __device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, 
   const warp_reduce<warp_phase::shfl_t, Acc> reducer(none_needed, lanes);
   const int r = lanes.rank();
   const std::int64_t step = static_cast<std::int64_t>(count) * K;
+  const std::int64_t mine = static_cast<std::int64_t>(r) * K;
   maybe_value<Acc> acc = none<Acc>();
-  for (std::int64_t base = begin; base < end; base += step) {
-    Acc items[K];
-    const std::int64_t left = end - base;
-    const int valid = load_items<K>(first, base + static_cast<std::int64_t>(r) * K, end, vectors, Acc{}, items);
+  // One step: fold the lane's valid items, then the lanes' values in lane order into rank 0.
+  auto fold_step = [&](const Acc (&items)[K], int valid, std::int64_t left) {
     Acc x = items[0];
 #pragma unroll
     for (int k = 1; k < K; ++k)
@@ -275,6 +275,15 @@ __device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, 
     const int lanes_with_values = left >= step ? count : static_cast<int>((left + K - 1) / K);
     const Acc y = reducer.reduce(x, lanes_with_values, op);
     if (r == 0) acc = some(combine(acc, y, op));
+  };
+  for (std::int64_t base = begin; base < end; base += 2 * step) {
+    Acc a[K], b[K];
+    const int va = load_items<K>(first, base + mine, end, vectors, Acc{}, a);
+    const bool second = base + step < end;  // the same in every lane
+    int vb = 0;
+    if (second) vb = load_items<K>(first, base + step + mine, end, vectors, Acc{}, b);
+    fold_step(a, va, end - base);
+    if (second) fold_step(b, vb, end - base - step);
   }
   return acc;
 }
