@@ -7,7 +7,9 @@
 //             BlockStore, warp-transposed, 256 threads x 16 items, 8 for affine maps; a prefix
 //             callback between tiles) / algo::inclusive_scan(algo::this_block, row...) (256 threads)
 //             / algo::block_scanner with each block-scan choice (warp_scans, kogge_stone, brent_kung;
-//             i32 only; 256 x 16, direct 16-byte loads and stores, a prefix callback between tiles)
+//             i32 only; 256 x 16, loads and stores through algo::warp_transpose_io, a prefix
+//             callback between tiles; warp_scans also with direct 16-byte loads and stores, the
+//             access pattern of the group policy)
 //   row_sum   f32 rows of 256 / 4096 / 2^16: cub::DeviceReduce::Sum over the whole array (the
 //             baseline) / CUB warp per row (cub::WarpReduce after float4 striped loads) / CUB block
 //             per row (cub::BlockReduce, 256 threads) / algo::reduce(algo::this_warp, ...) /
@@ -104,22 +106,30 @@ __global__ void __launch_bounds__(256) algo_row_scan(const T* in, T* out, std::i
   algo::inclusive_scan(algo::this_block, row, row + L, out + blockIdx.x * L, op);
 }
 
-/// The public block scan with a block-scan choice, 256 x 16 ints, direct 16-byte loads and stores.
-template <class Choice>
+/// The public block scan with a block-scan choice, 256 x 16 ints: direct 16-byte loads and stores
+/// (Transposed false) or algo::warp_transpose_io (coalesced, as CUB's WARP_TRANSPOSE).
+template <class Choice, bool Transposed>
 __global__ void __launch_bounds__(256) algo_block_scanner_rows(const int* in, int* out, std::int64_t L) {
   constexpr int items_n = 16;
   using scan_t = algo::block_scanner<int, 256, Choice>;
+  using io_t = algo::warp_transpose_io<int, items_n>;
   __shared__ typename scan_t::temp_storage tmp;
+  __shared__ typename io_t::temp_storage io[Transposed ? 8 : 1];
   const int* row = in + blockIdx.x * L;
   int* o = out + blockIdx.x * L;
+  const int warp = threadIdx.x / 32;
   running_total<int, plus_i> prefix{0, plus_i{}};
   for (std::int64_t base = 0; base < L; base += 256 * items_n) {
     int items[items_n];
-    const int4* src = reinterpret_cast<const int4*>(row + base) + threadIdx.x * (items_n / 4);
+    if constexpr (Transposed) {
+      io_t(io[warp]).load(row + base + warp * 32 * items_n, items);
+    } else {
+      const int4* src = reinterpret_cast<const int4*>(row + base) + threadIdx.x * (items_n / 4);
 #pragma unroll
-    for (int j = 0; j < items_n / 4; ++j) {
-      const int4 v = __ldg(src + j);
-      items[4 * j] = v.x, items[4 * j + 1] = v.y, items[4 * j + 2] = v.z, items[4 * j + 3] = v.w;
+      for (int j = 0; j < items_n / 4; ++j) {
+        const int4 v = __ldg(src + j);
+        items[4 * j] = v.x, items[4 * j + 1] = v.y, items[4 * j + 2] = v.z, items[4 * j + 3] = v.w;
+      }
     }
     if (base == 0) {
       int aggregate;
@@ -128,9 +138,13 @@ __global__ void __launch_bounds__(256) algo_block_scanner_rows(const int* in, in
     } else {
       scan_t(tmp).inclusive_scan(items, plus_i{}, prefix);
     }
-    int4* dst = reinterpret_cast<int4*>(o + base) + threadIdx.x * (items_n / 4);
+    if constexpr (Transposed) {
+      io_t(io[warp]).store(o + base + warp * 32 * items_n, items);
+    } else {
+      int4* dst = reinterpret_cast<int4*>(o + base) + threadIdx.x * (items_n / 4);
 #pragma unroll
-    for (int j = 0; j < items_n / 4; ++j) dst[j] = make_int4(items[4 * j], items[4 * j + 1], items[4 * j + 2], items[4 * j + 3]);
+      for (int j = 0; j < items_n / 4; ++j) dst[j] = make_int4(items[4 * j], items[4 * j + 1], items[4 * j + 2], items[4 * j + 3]);
+    }
   }
 }
 
@@ -211,14 +225,17 @@ void run_cooperative(const options& opt, report& rep) {
       add("algo::inclusive_scan(this_block) 256", median_ms(opt, [&](int) {
         algo_row_scan<<<rows, 256>>>(in[0], out[0], L, plus_i{});
       }));
-      add("algo::block_scanner warp_scans 256x16", median_ms(opt, [&](int) {
-        algo_block_scanner_rows<algo::block_scan::warp_scans_t><<<rows, 256>>>(in[0], out[0], L);
+      add("algo::block_scanner warp_scans 256x16 direct", median_ms(opt, [&](int) {
+        algo_block_scanner_rows<algo::block_scan::warp_scans_t, false><<<rows, 256>>>(in[0], out[0], L);
       }));
-      add("algo::block_scanner kogge_stone 256x16", median_ms(opt, [&](int) {
-        algo_block_scanner_rows<algo::block_scan::kogge_stone_t><<<rows, 256>>>(in[0], out[0], L);
+      add("algo::block_scanner warp_scans 256x16 transposed", median_ms(opt, [&](int) {
+        algo_block_scanner_rows<algo::block_scan::warp_scans_t, true><<<rows, 256>>>(in[0], out[0], L);
       }));
-      add("algo::block_scanner brent_kung 256x16", median_ms(opt, [&](int) {
-        algo_block_scanner_rows<algo::block_scan::brent_kung_t><<<rows, 256>>>(in[0], out[0], L);
+      add("algo::block_scanner kogge_stone 256x16 transposed", median_ms(opt, [&](int) {
+        algo_block_scanner_rows<algo::block_scan::kogge_stone_t, true><<<rows, 256>>>(in[0], out[0], L);
+      }));
+      add("algo::block_scanner brent_kung 256x16 transposed", median_ms(opt, [&](int) {
+        algo_block_scanner_rows<algo::block_scan::brent_kung_t, true><<<rows, 256>>>(in[0], out[0], L);
       }));
     }
   }

@@ -10,6 +10,7 @@
 //                                             warp_scans_t / kogge_stone_t / brent_kung_t)
 //   algo::block_reduce<T, Threads, Phase>     in-order fold over a block
 //   algo::load_blocked / load_striped / store_blocked / store_striped   a thread's items, guarded tail
+//   algo::warp_transpose_io<T, Items>         a warp's chunk, coalesced in memory, blocked in registers
 // Each is a thin class over the detail layer that the device-wide algorithms run
 // (detail/cuda/{warp,block}): the public collectives and the bench's in-house scans are one code.
 // (The block scan is block_scanner because algo::block_scan names the namespace of its choice tags.)
@@ -42,6 +43,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "detail/cuda/block/block_load_store.cuh"
 #include "detail/cuda/block/block_reduce.cuh"
 #include "detail/cuda/block/block_scan_select.cuh"
 #include "detail/cuda/cooperative.cuh"
@@ -384,6 +386,72 @@ __device__ void store_striped(int rank, It first, const T (&items)[N], int valid
   for (int k = 0; k < N; ++k)
     if (rank + Threads * k < valid) first[rank + Threads * k] = items[k];
 }
+
+/// A warp's 32 x Items consecutive elements between global memory, where the warp reads and writes
+/// them warp-striped (coalesced: 16-byte words when the pointer is 16-byte aligned, Items x
+/// sizeof(T) a multiple of 16 and the chunk full; single elements otherwise), and registers, where
+/// lane l holds items [Items l, Items l + Items) (blocked), through a staging area in shared memory
+/// (CUB's BLOCK_LOAD_WARP_TRANSPOSE). Every lane of a full warp calls; only __syncwarp() inside.
+/// The same code as the device scans' tile loads (detail/cuda/block/block_load_store.cuh).
+template <class T, int Items>
+class warp_transpose_io {
+  using io = detail::cuda::warp_tile_io<T, Items>;
+
+  template <class It>
+  __device__ static bool words(const It& it) {
+    if constexpr (std::is_pointer<It>::value && io::vectorizable &&
+                  std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value)
+      return detail::cuda::is_aligned16(it);
+    else
+      return false;
+  }
+
+ public:
+  struct temp_storage {
+    alignas(16) unsigned char bytes[io::bytes];
+  };
+
+  __device__ explicit warp_transpose_io(temp_storage& s) : s_(s) {}
+
+  /// The full chunk first[0, 32 x Items).
+  template <class It>
+  __device__ void load(It first, T (&items)[Items]) {
+    if (words(first)) {
+      if constexpr (io::vectorizable && std::is_pointer<It>::value) io::load_words(&*first, s_.bytes, items);
+    } else {
+      load(first, items, 32 * Items, T{});
+    }
+  }
+  /// Positions at or past `valid` get `fill`.
+  template <class It>
+  __device__ void load(It first, T (&items)[Items], int valid, const T& fill) {
+    if (valid >= 32 * Items && words(first)) {
+      load(first, items);
+      return;
+    }
+    io::load_elements(first, valid, fill, [](const auto& x) { return static_cast<T>(x); }, s_.bytes, items);
+  }
+  template <class It>
+  __device__ void store(It first, const T (&items)[Items]) {
+    if constexpr (io::vectorizable && std::is_pointer<It>::value &&
+                  std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value) {
+      if (detail::cuda::is_aligned16(first)) {
+        io::store_words(first, s_.bytes, items);
+        return;
+      }
+    }
+    io::store_elements(first, 32 * Items, s_.bytes, items);
+  }
+  /// Positions below `valid` only.
+  template <class It>
+  __device__ void store(It first, const T (&items)[Items], int valid) {
+    if (valid >= 32 * Items) store(first, items);
+    else io::store_elements(first, valid, s_.bytes, items);
+  }
+
+ private:
+  temp_storage& s_;
+};
 
 // =====================================================================================================
 // Group policies

@@ -12,7 +12,8 @@
 //                    same block sizes: a row scanned in tiles chained by a prefix callback,
 //                    exclusive scan with init and aggregate, two collectives back to back on one
 //                    storage (and a union with block_reduce's), warp collectives called from
-//                    divergent warps (even warps scan, odd warps reduce 8-lane segments).
+//                    divergent warps (even warps scan, odd warps reduce 8-lane segments);
+//                    warp_transpose_io, aligned (16-byte words) and not, full chunks and tails.
 //
 // Instantiations are kept few (nvcc time in CI): the group policies' kernels take the policy and the
 // algorithm as run-time switches, one kernel per value type.
@@ -473,7 +474,51 @@ void check_collectives_all_sizes(Op op, const T& init, std::uint64_t seed) {
   check_collectives<1024, Config>(op, init, seed);
 }
 
+/// Each of 4 warps moves its chunk of 32 x Items elements through algo::warp_transpose_io: blocked
+/// registers out to `blocked`, then stored to `out` (positions below valid).
+template <class T, int Items>
+__global__ void warp_io_kernel(const T* in, T* out, int valid, T fill, T* blocked) {
+  using io_t = algo::warp_transpose_io<T, Items>;
+  __shared__ typename io_t::temp_storage s[4];
+  const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long chunk = 32L * Items;
+  T items[Items];
+  if (valid >= 32 * Items) io_t(s[w]).load(in + w * chunk, items);
+  else io_t(s[w]).load(in + w * chunk, items, valid, fill);
+  for (int k = 0; k < Items; ++k) blocked[(w * 32 + lane) * Items + k] = items[k];
+  if (valid >= 32 * Items) io_t(s[w]).store(out + w * chunk, items);
+  else io_t(s[w]).store(out + w * chunk, items, valid);
+}
+
+template <class T, int Items>
+void check_warp_io(const T& fill, std::uint64_t seed) {
+  const long chunk = 32L * Items, total = 4 * chunk;
+  for (int offset : {0, 1}) {  // 16-byte aligned (words) or not (elements)
+    for (int valid : {int(chunk), int(chunk) - 1, 37, 1}) {
+      CAPTURE(type_name_v<T>, Items, offset, valid);
+      const auto h = random_vector<T>(std::size_t(total + 1), seed + valid);
+      dbuf<T> in(h), out{std::size_t(total + 1)}, blocked{std::size_t(total)};
+      warp_io_kernel<T, Items><<<1, 128>>>(in.p + offset, out.p + offset, valid, fill, blocked.p);
+      CUDA_OK(cudaGetLastError());
+      CUDA_OK(cudaDeviceSynchronize());
+      const auto gb = blocked.get(), go = out.get();
+      for (long w = 0; w < 4; ++w)
+        for (long i = 0; i < chunk; ++i) {
+          CAPTURE(w, i);
+          const T want = i < valid ? h[offset + w * chunk + i] : fill;
+          REQUIRE(gb[w * chunk + i] == want);
+          REQUIRE(go[offset + w * chunk + i] == (i < valid ? h[offset + w * chunk + i] : T{}));
+        }
+    }
+  }
+}
+
 }  // namespace
+
+TEST_CASE("collectives: warp_transpose_io (coalesced in memory, blocked in registers)", "[cooperative][collectives]") {
+  check_warp_io<std::int32_t, 16>(-5, 20);
+  check_warp_io<big32, 2>(big32{9, 9, 9, 9}, 21);
+}
 
 TEST_CASE("group policies: scans of int32 and of non-commutative affine maps", "[cooperative][group]") {
   check_group_scans<std::int32_t>(algo::plus<>{}, std::int32_t(5), 1);
