@@ -1,6 +1,6 @@
 // The bench program: one run on the GPU times every algorithm side by side with its baselines
 // (CUB / cuBLAS, thrust::device, a device-to-device copy of the same bytes) and writes a CSV.
-//   bench [--quick] [--only scan|reduce|transpose|segmented|group_reduce|host] [--min-log2 K] [--max-log2 K] [--reps R]
+//   bench [--quick] [--only scan|reduce|transpose|segmented|group_reduce|cooperative|host] [--min-log2 K] [--max-log2 K] [--reps R]
 //         [--csv FILE] [--commit SHA]
 #include <cuda_runtime_api.h>
 
@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "cooperative.cuh"
 #include "group_reduce.cuh"
 #include "harness.cuh"
 #include "host_cost.cuh"
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
     else if (a == "--csv") opt.csv = next();
     else if (a == "--commit") commit = next();
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|segmented|group_reduce|host] [--min-log2 K] [--max-log2 K] "
+      std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|segmented|group_reduce|cooperative|host] [--min-log2 K] [--max-log2 K] "
                            "[--reps R] [--csv FILE] [--commit SHA]\n", argv[0]);
       return 2;
     }
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   if (opt.wants("transpose")) bench::run_transpose(opt, rep);
   if (opt.wants("segmented")) bench::run_segmented(opt, rep);
   if (opt.wants("group_reduce")) bench::run_group_reduce(opt, rep);
+  if (opt.wants("cooperative")) bench::run_cooperative(opt, rep);
   if (opt.wants("host")) bench::run_host_cost(opt, rep);
   rep.finish(prop.name, commit);
   return 0;

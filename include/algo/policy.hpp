@@ -32,7 +32,8 @@ struct par_policy {
   constexpr par_policy with_threads(int n) const { return par_policy{n}; }
 };
 
-inline constexpr seq_policy seq{};
+/// Also in device code (one thread, as thrust::seq), with <algo/cooperative.hpp>.
+ALGO_GLOBAL_CONSTANT seq_policy seq{};
 inline constexpr par_policy par{};
 
 // ---- strategy tags (types, grouped by the algorithm they configure) -------------------------

@@ -22,6 +22,15 @@
 #  define ALGO_DEVICE_PASS 0
 #endif
 
+// ALGO_GLOBAL_CONSTANT: a policy object usable in host and device code (algo::seq, algo::this_block):
+// a __device__ constexpr variable in nvcc's device pass (device code may not refer to an ordinary
+// namespace-scope object of class type), an inline constexpr one elsewhere (as CCCL's thrust::seq).
+#if defined(__CUDA_ARCH__)
+#  define ALGO_GLOBAL_CONSTANT __device__ constexpr
+#else
+#  define ALGO_GLOBAL_CONSTANT inline constexpr
+#endif
+
 // ALGO_HAS_OPENACC: the translation unit is compiled with OpenACC (-fopenacc: _OPENACC), so the
 // directive-based policy algo::acc and everything under detail/acc exist (policy.hpp, <algo/acc.hpp>).
 #if defined(_OPENACC) && !defined(__CUDACC__)

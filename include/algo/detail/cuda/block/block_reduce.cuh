@@ -1,5 +1,5 @@
 // Block layer: the in-order fold of one value per thread (or of values already in shared memory),
-// for any block size, result in thread 0. The CUDA Handbook's tree, kept order-preserving:
+// for any block size (1..1024 threads, the last warp possibly partial), result in thread 0. The CUDA Handbook's tree, kept order-preserving:
 //
 //   store        thread t writes its value to slot t
 //   fold front   when the count m is not a power of two, fold the e = m - floorPow2(m) extra values
@@ -21,7 +21,7 @@ namespace algo::detail::cuda {
 
 template <class Phase, class T, int Threads>
 struct block_reduce {
-  static_assert(Threads >= 32 && Threads % 32 == 0 && Threads <= 1024, "block size: whole warps, at most 1024");
+  static_assert(Threads >= 1 && Threads <= 1024, "block size: 1..1024 threads");
   using warp_t = warp_reduce<Phase, T>;
 
   struct storage {
@@ -78,7 +78,9 @@ struct block_reduce {
       } else if (2 * t < m) {
         x = s_.slot[2 * t];
       }
-      x = warp_t(s_.warp).reduce(x, (m + 1) / 2, op);
+      // A block of fewer than 32 threads has a partial warp 0: only its lanes exchange values.
+      const warp_lanes lanes = Threads >= 32 ? warp_lanes{} : warp_lanes::segment(32, Threads);
+      x = warp_t(s_.warp, lanes).reduce(x, (m + 1) / 2, op);
     }
     return x;
   }

@@ -35,18 +35,33 @@
 namespace algo::detail::cuda {
 
 // ---- the block scan -----------------------------------------------------------------------------
+/// Threads: the block size, 1..1024 (not necessarily a multiple of 32: the last warp is then
+/// partial and its exchanges name only its present lanes), or dynamic_threads (0): blockDim.x, with
+/// storage for 32 warps (the group policies, which run in blocks of any size).
+inline constexpr int dynamic_threads = 0;
+
 template <class T, int Threads, class Phase = warp_phase::shfl_t>
 class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
-  static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024, "block_scan: Threads must be 32..1024, a multiple of 32");
+  static_assert(Threads >= 0 && Threads <= 1024, "block_scan: Threads must be 1..1024 (or dynamic_threads)");
   static_assert(std::is_trivially_copyable<T>::value, "block_scan needs a trivially copyable type");
-  static constexpr int warps = Threads / 32;
+  static constexpr int max_warps = Threads == dynamic_threads ? 32 : (Threads + 31) / 32;
+  /// Whole warps only (the device scans' tunings): every exchange uses the full mask.
+  static constexpr bool whole_warps = Threads != dynamic_threads && Threads % 32 == 0;
   using warp_scan_t = warp_scan<T, Phase>;
+
+  __device__ static __forceinline__ int threads() {
+    return Threads == dynamic_threads ? static_cast<int>(blockDim.x) : Threads;
+  }
+  __device__ static __forceinline__ warp_lanes my_warp() {
+    if constexpr (whole_warps) return warp_lanes{};
+    else return warp_lanes::block_warp(threads());
+  }
 
  public:
   struct temp_storage {
-    typename warp_scan_t::temp_storage warp[warps];
-    uninitialized<T> total[warps];  // each warp's total, then (after the spine) each warp's base
-    uninitialized<T> aggregate;     // the block's aggregate, without the prefix
+    typename warp_scan_t::temp_storage warp[max_warps];
+    uninitialized<T> total[max_warps];  // each warp's total, then (after the spine) each warp's base
+    uninitialized<T> aggregate;         // the block's aggregate, without the prefix
     bool has_prefix;
   };
 
@@ -57,18 +72,22 @@ class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
   using block_scan_items<block_scan, T>::exclusive_scan;
 
   /// Exclusive scan of one value per thread. `prefix(aggregate)` is called by all lanes of warp 0
-  /// with the block's aggregate and returns the value of everything before the block (a maybe_value<T>;
-  /// the same in every lane). Returns false only in thread 0 when there is no prefix: `exclusive`
-  /// is then unspecified. Afterwards aggregate() is the block's aggregate (without the prefix).
+  /// (those present, when the block has fewer than 32 threads) with the block's aggregate and
+  /// returns the value of everything before the block (a maybe_value<T>; the same in every lane).
+  /// Returns false only in thread 0 when there is no prefix: `exclusive` is then unspecified.
+  /// Afterwards aggregate() is the block's aggregate (without the prefix).
   template <class Op, class Prefix>
   __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix) {
     const int lane = lane_index();
     const int warp = warp_index();
+    const int warps = whole_warps ? Threads / 32 : (threads() + 31) / 32;
+    const warp_lanes lanes = my_warp();
+    const int last_lane = whole_warps ? 31 : 31 - __clz(lanes.mask);  // the warp's last present lane
 
     // ---- warp: scan the threads' values of each warp -----------------------------------------
     T inclusive, warp_exclusive;
-    warp_scan_t(s_.warp[warp]).scan(x, inclusive, warp_exclusive, op);
-    if (lane == 31) s_.total[warp].get() = inclusive;
+    warp_scan_t(s_.warp[warp], lanes).scan(x, inclusive, warp_exclusive, op);
+    if (lane == last_lane) s_.total[warp].get() = inclusive;
     __syncthreads();
 
     // ---- spine: warp 0 scans the warp totals, then asks for the block's prefix -----------------
@@ -77,10 +96,10 @@ class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
       // the lanes below it, so they change nothing.
       const T total = s_.total[lane < warps ? lane : 0].get();
       T spine_inclusive, spine_exclusive;
-      warp_scan_t(s_.warp[0]).scan(total, spine_inclusive, spine_exclusive, op);
-      const T aggregate = shfl_idx(spine_inclusive, warps - 1);
+      warp_scan_t(s_.warp[0], lanes).scan(total, spine_inclusive, spine_exclusive, op);
+      const T aggregate = shfl_idx(spine_inclusive, warps - 1, lanes.mask);
       const maybe_value<T> pre = prefix(aggregate);
-      __syncwarp();
+      __syncwarp(lanes.mask);
       if (lane < warps) {
         // base of warp `lane`: prefix op (totals of warps 0 .. lane-1)
         if (lane == 0) {

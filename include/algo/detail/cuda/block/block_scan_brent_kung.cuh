@@ -30,9 +30,9 @@
 //   thread      each thread rescans its items from that value.
 //
 // Only associativity is used: the left operand is always the earlier part of the range, and every
-// update is bounds-checked instead of padded with an identity element. Threads: 32..1024, a
-// multiple of 32 (warp 0 runs the prefix callback with all its lanes), not necessarily a power of
-// two (the sweeps then skip the elements past the end, and the tree is not full).
+// update is bounds-checked instead of padded with an identity element. Threads: 1..1024, not
+// necessarily a multiple of 32 (warp 0's lanes present run the prefix callback) or a power of two
+// (the sweeps then skip the elements past the end, and the tree is not full).
 #pragma once
 
 #include <type_traits>
@@ -50,8 +50,7 @@ constexpr int brent_kung_first_down_stride(int threads) {
 
 template <class T, int Threads>
 class block_scan_brent_kung : public block_scan_items<block_scan_brent_kung<T, Threads>, T> {
-  static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024,
-                "block_scan_brent_kung: Threads must be 32..1024, a multiple of 32");
+  static_assert(Threads >= 1 && Threads <= 1024, "block_scan_brent_kung: Threads must be 1..1024");
   static_assert(std::is_trivially_copyable<T>::value, "block_scan_brent_kung needs a trivially copyable type");
 
   /// Slot of element i: one padding slot after every 32 elements (conflict-avoiding padding).

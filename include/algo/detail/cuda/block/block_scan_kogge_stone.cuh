@@ -25,8 +25,8 @@
 //   thread   each thread rescans its items from that value.
 //
 // Only associativity is used: the value from below always goes on the left, and a thread below
-// the stride keeps its value (no identity element, nothing padded). Threads: 32..1024, a multiple
-// of 32 (warp 0 runs the prefix callback with all its lanes), not necessarily a power of two.
+// the stride keeps its value (no identity element, nothing padded). Threads: 1..1024, not
+// necessarily a multiple of 32 or a power of two (warp 0's lanes present run the prefix callback).
 #pragma once
 
 #include <type_traits>
@@ -37,8 +37,7 @@ namespace algo::detail::cuda {
 
 template <class T, int Threads>
 class block_scan_kogge_stone : public block_scan_items<block_scan_kogge_stone<T, Threads>, T> {
-  static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024,
-                "block_scan_kogge_stone: Threads must be 32..1024, a multiple of 32");
+  static_assert(Threads >= 1 && Threads <= 1024, "block_scan_kogge_stone: Threads must be 1..1024");
   static_assert(std::is_trivially_copyable<T>::value, "block_scan_kogge_stone needs a trivially copyable type");
   using buffer = shared_array<T, Threads>;
   /// Two buffers (one barrier per step) unless they would take more than 16 KiB (every tuning of

@@ -11,7 +11,10 @@
 // i+o's, the fold of [i+o, i+2o), on its right. (The textbook descending offsets 16, 8, ... and xor
 // butterflies pair lane i with i+16 first: fine for +, wrong for a matrix product.)
 //
-// `valid` lanes [0, valid) hold values (1 <= valid <= 32); the others are never read.
+// `valid` lanes [0, valid) hold values (1 <= valid <= 32); the others are never read. A warp_lanes
+// value (warp_scan.cuh) narrows the fold to a segment of `width` lanes (a cooperative-groups tile,
+// a logical warp) and to the lanes present (a partial last warp): lane indices are then the
+// segment's, and lanes past the ones present must not be counted in `valid`.
 #pragma once
 
 #include <cstring>
@@ -85,15 +88,16 @@ template <class T>
 struct warp_reduce<warp_phase::shfl_t, T> {
   struct storage {};  // registers only
 
-  __device__ __forceinline__ explicit warp_reduce(storage&) {}
+  __device__ __forceinline__ explicit warp_reduce(storage&, warp_lanes lanes = warp_lanes{}) : lanes_(lanes) {}
 
   /// In-order fold of lanes [0, valid) into lane 0. Every lane of the warp must call it.
   template <class Op>
   __device__ __forceinline__ T reduce(T v, int valid, Op op) const {
-    const int lane = lane_index();
+    const int lane = lanes_.rank();
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-      const T right = shfl_down(v, o);
+      if (o >= lanes_.width) break;
+      const T right = shfl_down(v, o, lanes_.mask, lanes_.width);
       if (lane + o < valid) v = op(v, right);
     }
     return v;
@@ -109,6 +113,9 @@ struct warp_reduce<warp_phase::shfl_t, T> {
     }
     return v;
   }
+
+ private:
+  warp_lanes lanes_;
 };
 
 // ==== volatile shared memory ====================================================================
@@ -118,24 +125,26 @@ struct warp_reduce<warp_phase::smem_t, T> {
     uninitialized_array<T, 32> slot;
   };
 
-  __device__ __forceinline__ explicit warp_reduce(storage& s) : s_(s) {}
+  __device__ __forceinline__ explicit warp_reduce(storage& s, warp_lanes lanes = warp_lanes{}) : s_(s), lanes_(lanes) {}
 
   /// In-order fold of lanes [0, valid) into lane 0. Every lane of the warp must call it. At step o
   /// only lanes i = 0 mod 2o write (slot i) and they read slot i+o = o mod 2o: no lane reads a slot
   /// written in the same step, and __syncwarp() separates the steps.
   template <class Op>
   __device__ __forceinline__ T reduce(T v, int valid, Op op) const {
-    const int lane = lane_index();
+    const int lane = lanes_.rank();
     T* slot = &s_.slot[0];
+    __syncwarp(lanes_.mask);  // lanes still reading this storage from an earlier fold are done
     volatile_store(slot + lane, v);
-    __syncwarp();
+    __syncwarp(lanes_.mask);
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
+      if (o >= lanes_.width) break;
       if ((lane & (2 * o - 1)) == 0 && lane + o < valid) {
         v = op(v, volatile_load(slot + lane + o));
         volatile_store(slot + lane, v);
       }
-      __syncwarp();
+      __syncwarp(lanes_.mask);
     }
     return v;  // the storage may be reused once every lane is past the last __syncwarp()
   }
@@ -146,6 +155,7 @@ struct warp_reduce<warp_phase::smem_t, T> {
 
  private:
   storage& s_;
+  warp_lanes lanes_;
 };
 
 }  // namespace algo::detail::cuda

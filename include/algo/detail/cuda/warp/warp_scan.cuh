@@ -9,7 +9,12 @@
 //                                     any type moved as 4-byte words (thread/shuffle.cuh).
 //
 // No identity element is needed: a lane below the step distance keeps its value instead of
-// combining with an identity. Both expect a 1-D block (lane = threadIdx.x % 32) and all 32 lanes.
+// combining with an identity. Both expect a 1-D block (lane = threadIdx.x % 32). By default they
+// run over all 32 lanes; a warp_lanes value narrows them to a segment of `width` lanes (a power of
+// two: a cooperative-groups tile, or the public warp collectives' logical warps) of which only the
+// first may exist (the partial last warp of a block whose size is not a multiple of 32): reads go
+// only to lower lanes, so lanes that do not exist are never read, and every exchange names only
+// the lanes present (mask).
 #pragma once
 
 #include <cstring>
@@ -23,6 +28,29 @@ namespace algo::detail::cuda {
 __device__ __forceinline__ int lane_index() { return static_cast<int>(threadIdx.x) & 31; }
 __device__ __forceinline__ int warp_index() { return static_cast<int>(threadIdx.x) >> 5; }
 
+/// The lanes a warp collective runs over: the segment of `width` lanes (a power of two <= 32) that
+/// holds the calling lane, of which `mask` (hardware lane bits) are present and calling.
+struct warp_lanes {
+  unsigned mask = full_warp_mask;
+  int width = 32;
+
+  /// The lane's index in its segment.
+  __device__ __forceinline__ int rank() const { return lane_index() & (width - 1); }
+
+  /// The segment of `width` lanes holding the calling lane, of which the first `valid`
+  /// (1 <= valid <= width) are present.
+  __device__ static __forceinline__ warp_lanes segment(int width, int valid) {
+    const int base = lane_index() & ~(width - 1);
+    const unsigned bits = valid >= 32 ? full_warp_mask : ((1u << valid) - 1u);
+    return warp_lanes{bits << base, width};
+  }
+  /// The calling thread's warp of a 1-D block of `threads` threads (the last one may be partial).
+  __device__ static __forceinline__ warp_lanes block_warp(int threads) {
+    const int rest = threads - (warp_index() << 5);
+    return segment(32, rest < 32 ? rest : 32);
+  }
+};
+
 template <class T, class Phase = warp_phase::shfl_t>
 class warp_scan;
 
@@ -33,15 +61,16 @@ class warp_scan<T, warp_phase::shfl_t> {
   /// Shuffles need no shared memory.
   struct temp_storage {};
 
-  __device__ explicit warp_scan(temp_storage&) {}
+  __device__ explicit warp_scan(temp_storage&, warp_lanes lanes = warp_lanes{}) : lanes_(lanes) {}
 
   /// Lane i gets op(v_0, ..., v_i).
   template <class Op>
   __device__ __forceinline__ T inclusive(T v, Op op) const {
-    const int lane = lane_index();
+    const int lane = lanes_.rank();
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-      const T other = shfl_up(v, d);
+      if (d >= lanes_.width) break;
+      const T other = shfl_up(v, d, lanes_.mask, lanes_.width);
       if (lane >= d) v = op(other, v);
     }
     return v;
@@ -51,8 +80,11 @@ class warp_scan<T, warp_phase::shfl_t> {
   template <class Op>
   __device__ __forceinline__ void scan(const T& v, T& inclusive_out, T& exclusive_out, Op op) const {
     inclusive_out = inclusive(v, op);
-    exclusive_out = shfl_up(inclusive_out, 1);
+    exclusive_out = shfl_up(inclusive_out, 1, lanes_.mask, lanes_.width);
   }
+
+ private:
+  warp_lanes lanes_;
 };
 
 // ---- (a) volatile shared memory, Kogge-Stone with __syncwarp() -----------------------------
@@ -73,24 +105,25 @@ class warp_scan<T, warp_phase::smem_t> {
     unsigned w[words][slots];
   };
 
-  __device__ explicit warp_scan(temp_storage& s) : s_(s) {}
+  __device__ explicit warp_scan(temp_storage& s, warp_lanes lanes = warp_lanes{}) : s_(s), lanes_(lanes) {}
 
   template <class Op>
   __device__ __forceinline__ T inclusive(T v, Op op) const {
-    const int lane = lane_index();
+    const int lane = lanes_.rank();
     const int i = pad + lane;
-    __syncwarp();  // lanes still reading this storage from an earlier scan are done
+    __syncwarp(lanes_.mask);  // lanes still reading this storage from an earlier scan are done
     put(i, v);
-    __syncwarp();
+    __syncwarp(lanes_.mask);
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
+      if (d >= lanes_.width) break;
       const T other = get(i - d);
-      __syncwarp();  // every lane has read step d's inputs before any lane overwrites them
+      __syncwarp(lanes_.mask);  // every lane has read step d's inputs before any lane overwrites them
       if (lane >= d) {
         v = op(other, v);
         put(i, v);
       }
-      __syncwarp();
+      __syncwarp(lanes_.mask);
     }
     return v;
   }
@@ -98,7 +131,7 @@ class warp_scan<T, warp_phase::smem_t> {
   template <class Op>
   __device__ __forceinline__ void scan(const T& v, T& inclusive_out, T& exclusive_out, Op op) const {
     inclusive_out = inclusive(v, op);
-    exclusive_out = get(pad + lane_index() - 1);  // lane 0 reads a padding slot: unspecified
+    exclusive_out = get(pad + lanes_.rank() - 1);  // lane 0 reads a padding slot: unspecified
   }
 
  private:
@@ -118,6 +151,7 @@ class warp_scan<T, warp_phase::smem_t> {
   }
 
   temp_storage& s_;
+  warp_lanes lanes_;
 };
 
 // ---- suffix scan (used by the look-back) -----------------------------------------------------

@@ -1,0 +1,331 @@
+// The group policies' algorithms (<algo/cooperative.hpp>): inclusive / exclusive scans and folds of
+// a range, called inside a kernel by every thread of a group (a thread block, a warp, a
+// cooperative-groups tile of 1..32 lanes). Built on the same layers as the device-wide scans:
+// thread/thread_scan.cuh (each thread's items), warp/warp_scan.cuh and warp/warp_reduce.cuh (lanes
+// of a warp or a tile, warp_lanes), block/block_scan.cuh (the block, any size: dynamic_threads).
+//
+// Ranges are cut into tiles of size() x Items elements; in a tile thread r holds the Items
+// consecutive elements from r x Items (blocked: what an order-keeping scan needs), read as 16-byte
+// vectors when the iterator allows it (load_traits) and the range's start is 16-byte aligned
+// (then every thread's chunk is), element by element otherwise.
+//
+//   scan     per tile: thread phase (fold the items), group scan of the thread totals after the
+//            carry (everything before the tile), thread phase again (rescan the items), store;
+//            the carry grows by the tile's aggregate (block: inside the block scan's prefix
+//            callback, in warp 0; lanes: in every lane).
+//   fold     lanes: each step, every lane folds its items, the lanes' values are folded in lane
+//            order into lane 0 (warp_reduce), lane 0 adds the result to its running value. Block:
+//            each warp folds one contiguous part of the range that way (parts in order, a multiple
+//            of a warp's step each), then warp 0 folds the warps' values; the result goes to every
+//            thread through shared memory (block) or a shuffle (lanes).
+//
+// Group policies always exchange values through shuffles (warp_phase::shfl): the volatile shared-
+// memory phase would need a warp's slots per warp of any block size, statically. Operators need
+// only be associative; no identity element. Preconditions (not checkable on the device): every
+// thread of the group makes the same call with the same arguments, the block is 1-D, the ranges
+// are readable (and writable) by the device, the output is the input or does not overlap it.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../../policy.hpp"
+#include "../iterator.hpp"
+#include "block/block_scan.cuh"
+#include "thread/load.cuh"
+#include "thread/shuffle.cuh"
+#include "thread/thread_scan.cuh"
+#include "warp/warp_reduce.cuh"
+#include "warp/warp_scan.cuh"
+
+namespace algo::detail::cuda::coop {
+
+/// Items a thread holds per tile: 64 bytes (16 ints, 8 doubles or affine maps, 2 32-byte structs).
+template <class T>
+inline constexpr int range_items = sizeof(T) >= 64 ? 1 : (64 / sizeof(T) > 16 ? 16 : static_cast<int>(64 / sizeof(T)));
+
+// ---- the groups ------------------------------------------------------------------------------------
+/// The lanes of a warp or of a tile of Width lanes (Width a power of two <= 32), 1-D block: the
+/// segment holding the calling thread, of which the lanes below the block's end are present.
+template <int Width>
+struct lanes_group {
+  static_assert(Width >= 1 && Width <= 32 && (Width & (Width - 1)) == 0, "a tile of 1, 2, 4, 8, 16 or 32 lanes");
+  warp_lanes lanes;
+  int count;  // lanes present
+
+  __device__ __forceinline__ lanes_group() {
+    const int base = static_cast<int>(threadIdx.x) & ~(Width - 1);
+    const int rest = static_cast<int>(blockDim.x) - base;
+    count = rest < Width ? rest : Width;
+    lanes = warp_lanes::segment(Width, count);
+  }
+  __device__ __forceinline__ int rank() const { return lanes.rank(); }
+  __device__ __forceinline__ int size() const { return count; }
+};
+
+/// Shared memory of the block group for accumulators of type T: the block scan's storage and the
+/// fold's warp values and result. Not a union: a thread may still read a fold's result when a
+/// faster one starts the next call, which writes only the scan's part or the warp values (the
+/// block scan is safe to reuse at once, and a fold writes its result after a barrier).
+template <class T>
+struct block_group_storage {
+  typename block_scan<T, dynamic_threads, warp_phase::shfl_t>::temp_storage scan;
+  struct {
+    uninitialized<T> warp_value[32];
+    uninitialized<T> result;
+  } fold;
+};
+
+/// The library's own storage for T: one static __shared__ object per accumulator type, used by
+/// every block-group call with that type (calls run one after the other in a block, so they can
+/// share it).
+template <class T>
+__device__ __forceinline__ block_group_storage<T>& static_block_storage() {
+  __shared__ block_group_storage<T> storage;
+  return storage;
+}
+
+// ---- loading and storing a thread's chunk ------------------------------------------------------------
+template <class It, int K>
+inline constexpr bool can_vector_load = load_traits<It>::vectorizable && K % load_traits<It>::vector_items == 0;
+
+/// Whether an iterator's underlying pointers are all 16-byte aligned global-memory addresses
+/// (pointers, and our transform / zip adaptors over them): the vector loads go through the
+/// read-only data cache (LDG.E.128.CONSTANT), which shared memory does not have.
+template <class T>
+__device__ __forceinline__ bool aligned16(T* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0 && __isGlobal(p);
+}
+template <class It, class F>
+__device__ __forceinline__ bool aligned16(const transform_iterator<It, F>& it) {
+  return aligned16(it.base());
+}
+template <class It1, class It2, class F>
+__device__ __forceinline__ bool aligned16(const zip_transform_iterator<It1, It2, F>& it) {
+  return aligned16(it.first_base()) && aligned16(it.second_base());
+}
+
+/// Whether the chunks of a range starting at `first` can move as 16-byte vectors (K elements a
+/// thread, K x sizeof a multiple of 16): the range's start is 16-byte aligned.
+template <int K, class It>
+__device__ __forceinline__ bool vector_loads(const It& first) {
+  if constexpr (can_vector_load<It, K>) return aligned16(first);
+  else return false;
+}
+
+/// Thread's chunk first[begin, begin + K) as accumulators; positions at or past n get `fill`.
+/// Returns how many are real.
+template <int K, class Acc, class It>
+__device__ __forceinline__ int load_items(const It& first, std::int64_t begin, std::int64_t n, bool vectors,
+                                          const Acc& fill, Acc (&items)[K]) {
+  using V = typename load_traits<It>::value_type;
+  const std::int64_t left = n - begin;
+  if constexpr (can_vector_load<It, K>) {
+    if (vectors && left >= K) {
+      V v[K];
+      load_chunk<K, true>(first + begin, v);
+#pragma unroll
+      for (int k = 0; k < K; ++k) items[k] = static_cast<Acc>(v[k]);
+      return K;
+    }
+  }
+  if (left >= K) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) items[k] = static_cast<Acc>(first[begin + k]);
+    return K;
+  }
+  const int valid = left > 0 ? static_cast<int>(left) : 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) items[k] = k < valid ? static_cast<Acc>(first[begin + k]) : fill;
+  return valid;
+}
+
+template <class OutIt>
+struct store_traits {
+  static constexpr bool pointer = false;
+  using value_type = void;
+};
+template <class T>
+struct store_traits<T*> {
+  static constexpr bool pointer = !std::is_const<T>::value;
+  using value_type = T;
+};
+
+/// Writes the thread's first `valid` items to out[begin, ...): as 16-byte vectors when the output
+/// is an aligned pointer to the accumulator type (checked by the caller: `vectors`).
+template <int K, class Acc, class OutIt>
+__device__ __forceinline__ void store_items(OutIt out, std::int64_t begin, int valid, bool vectors, const Acc (&items)[K]) {
+  if constexpr (store_traits<OutIt>::pointer && (K * sizeof(Acc)) % 16 == 0) {
+    if constexpr (std::is_same<typename store_traits<OutIt>::value_type, Acc>::value) {
+      if (vectors && valid == K) {
+        uint4 w[K * sizeof(Acc) / 16];
+        memcpy(w, items, sizeof(w));
+        uint4* q = reinterpret_cast<uint4*>(out + begin);
+#pragma unroll
+        for (int j = 0; j < static_cast<int>(K * sizeof(Acc) / 16); ++j) q[j] = w[j];
+        return;
+      }
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (k < valid) out[begin + k] = items[k];
+}
+
+template <int K, class Acc, class OutIt>
+__device__ __forceinline__ bool vector_stores(const OutIt& out) {
+  if constexpr (store_traits<OutIt>::pointer && (K * sizeof(Acc)) % 16 == 0) {
+    if constexpr (std::is_same<typename store_traits<OutIt>::value_type, Acc>::value)
+      return (reinterpret_cast<std::uintptr_t>(out) & 15u) == 0;
+  }
+  return false;
+}
+
+// ---- the group scan of one value per thread, with a carry ---------------------------------------------
+/// Block: the block scan (any block size), the carry kept by warp 0 in its prefix callback.
+template <class Acc>
+struct block_scanner {
+  using scan_t = block_scan<Acc, dynamic_threads, warp_phase::shfl_t>;
+  block_group_storage<Acc>& s;
+  maybe_value<Acc> carry;  // meaningful in warp 0
+
+  __device__ __forceinline__ int rank() const { return static_cast<int>(threadIdx.x); }
+  __device__ __forceinline__ int size() const { return static_cast<int>(blockDim.x); }
+
+  /// Scans the items of every thread after the carry, in place; the carry grows by the tile.
+  template <int K, class Op>
+  __device__ __forceinline__ void scan(Acc (&items)[K], bool exclusive_output, Op op) {
+    scan_t(s.scan).scan(items, exclusive_output, op, [&](const Acc& aggregate) {
+      const maybe_value<Acc> before = carry;
+      carry = some(combine(before, aggregate, op));
+      return before;
+    });
+  }
+};
+
+/// Lanes of a warp or tile: the warp scan, the carry in every lane.
+template <class Acc, int Width>
+struct lanes_scanner {
+  lanes_group<Width> g;
+  maybe_value<Acc> carry;
+
+  __device__ __forceinline__ int rank() const { return g.rank(); }
+  __device__ __forceinline__ int size() const { return g.size(); }
+
+  template <int K, class Op>
+  __device__ __forceinline__ void scan(Acc (&items)[K], bool exclusive_output, Op op) {
+    typename warp_scan<Acc, warp_phase::shfl_t>::temp_storage none_needed;
+    const Acc partial = thread_reduce(items, op);
+    Acc inclusive, exclusive;
+    warp_scan<Acc, warp_phase::shfl_t>(none_needed, g.lanes).scan(partial, inclusive, exclusive, op);
+    const Acc aggregate = shfl_idx(inclusive, g.count - 1, g.lanes.mask, g.lanes.width);
+    const int r = g.rank();
+    bool has = true;
+    if (r == 0) {
+      has = carry.has;
+      exclusive = carry.value;
+    } else if (carry.has) {
+      exclusive = op(carry.value, exclusive);
+    }
+    thread_scan(items, exclusive, has, exclusive_output, op);
+    carry = some(combine(carry, aggregate, op));
+  }
+};
+
+/// The scan of a range by a group: tiles of size() x K, blocked.
+template <class Acc, class Scanner, class InIt, class OutIt, class Op>
+__device__ void scan_range(Scanner& scanner, InIt first, std::int64_t n, OutIt out, bool exclusive_output, Op op) {
+  constexpr int K = range_items<Acc>;
+  if (n <= 0) return;
+  const bool vin = vector_loads<K>(first);
+  const bool vout = vector_stores<K, Acc>(out);
+  const std::int64_t tile = static_cast<std::int64_t>(scanner.size()) * K;
+  const std::int64_t mine = static_cast<std::int64_t>(scanner.rank()) * K;
+  for (std::int64_t base = 0; base < n; base += tile) {
+    Acc items[K];
+    // Positions past the end hold a real element (the tile's first): the operator sees only real
+    // values, and what they change (the totals of threads past the end) is never written.
+    const Acc fill = base + tile > n ? static_cast<Acc>(first[base]) : Acc{};
+    const int valid = load_items<K>(first, base + mine, n, vin, fill, items);
+    scanner.scan(items, exclusive_output, op);
+    store_items<K>(out, base + mine, valid, vout, items);
+  }
+}
+
+// ---- folds ---------------------------------------------------------------------------------------------
+/// Fold of first[begin, end) by `count` lanes (ranks 0..count-1 of `lanes`), K items a lane per
+/// step, two steps' loads in flight before either is folded; the result (present when the range is
+/// not empty) in rank 0.
+template <int K, class Acc, class It, class Op>
+__device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, int count, const It& first,
+                                                       std::int64_t begin, std::int64_t end, bool vectors, Op op) {
+  typename warp_reduce<warp_phase::shfl_t, Acc>::storage none_needed;
+  const warp_reduce<warp_phase::shfl_t, Acc> reducer(none_needed, lanes);
+  const int r = lanes.rank();
+  const std::int64_t step = static_cast<std::int64_t>(count) * K;
+  const std::int64_t mine = static_cast<std::int64_t>(r) * K;
+  maybe_value<Acc> acc = none<Acc>();
+  // One step: fold the lane's valid items, then the lanes' values in lane order into rank 0.
+  auto fold_step = [&](const Acc (&items)[K], int valid, std::int64_t left) {
+    Acc x = items[0];
+#pragma unroll
+    for (int k = 1; k < K; ++k)
+      if (k < valid) x = op(x, items[k]);
+    const int lanes_with_values = left >= step ? count : static_cast<int>((left + K - 1) / K);
+    const Acc y = reducer.reduce(x, lanes_with_values, op);
+    if (r == 0) acc = some(combine(acc, y, op));
+  };
+  for (std::int64_t base = begin; base < end; base += 2 * step) {
+    Acc a[K], b[K];
+    const int va = load_items<K>(first, base + mine, end, vectors, Acc{}, a);
+    const bool second = base + step < end;  // the same in every lane
+    int vb = 0;
+    if (second) vb = load_items<K>(first, base + step + mine, end, vectors, Acc{}, b);
+    fold_step(a, va, end - base);
+    if (second) fold_step(b, vb, end - base - step);
+  }
+  return acc;
+}
+
+/// Fold by the lanes of a warp or tile, returned to every lane (n >= 1).
+template <class Acc, int Width, class It, class Op>
+__device__ __forceinline__ Acc lanes_reduce(It first, std::int64_t n, Op op) {
+  constexpr int K = range_items<Acc>;
+  const lanes_group<Width> g;
+  const maybe_value<Acc> acc = lanes_fold<K, Acc>(g.lanes, g.count, first, 0, n, vector_loads<K>(first), op);
+  return shfl_idx(acc.value, 0, g.lanes.mask, g.lanes.width);
+}
+
+/// Fold by the block, returned to every thread (n >= 1). Warp w folds units [u_w, u_{w+1}) of
+/// 32 x K elements (a balanced split: the warps with units come first), warp 0 folds their values.
+template <class Acc, class It, class Op>
+__device__ __forceinline__ Acc block_reduce_range(block_group_storage<Acc>& s, It first, std::int64_t n, Op op) {
+  constexpr int K = range_items<Acc>;
+  const int threads = static_cast<int>(blockDim.x);
+  const int warps = (threads + 31) / 32;
+  const int w = warp_index();
+  const warp_lanes lanes = warp_lanes::block_warp(threads);
+  const int count = __popc(lanes.mask);
+  const std::int64_t unit = 32 * K;
+  const std::int64_t units = (n + unit - 1) / unit;
+  const std::int64_t q = units / warps, rem = units % warps;
+  const std::int64_t u0 = w * q + (w < rem ? w : rem);
+  const std::int64_t u1 = u0 + q + (w < rem ? 1 : 0);
+  const std::int64_t begin = u0 * unit;
+  const std::int64_t end = u1 * unit < n ? u1 * unit : n;
+  const maybe_value<Acc> acc = lanes_fold<K, Acc>(lanes, count, first, begin, end, vector_loads<K>(first), op);
+  if (lane_index() == 0 && acc.has) s.fold.warp_value[w].get() = acc.value;
+  __syncthreads();
+  if (w == 0) {
+    const int valued = static_cast<int>(units < warps ? units : warps);
+    Acc x = s.fold.warp_value[lane_index() < valued ? lane_index() : 0].get();
+    typename warp_reduce<warp_phase::shfl_t, Acc>::storage none_needed;
+    x = warp_reduce<warp_phase::shfl_t, Acc>(none_needed, lanes).reduce(x, valued, op);
+    if (lane_index() == 0) s.fold.result.get() = x;
+  }
+  __syncthreads();
+  return s.fold.result.get();
+}
+
+}  // namespace algo::detail::cuda::coop
