@@ -117,7 +117,7 @@ long host_groups(int mode, int blocks, int threads) {
 /// Group g < rows scans row g (length n) of `in` into `out`; other groups call with empty ranges.
 /// Every thread records the returned iterator's offset in ends[thread].
 template <class T, class Op>
-__global__ void scan_kernel(const T* in, T* out, long n, long rows, int mode, int kind, T init, Op op, long* ends) {
+__global__ void __launch_bounds__(1024) scan_kernel(const T* in, T* out, long n, long rows, int mode, int kind, T init, Op op, long* ends) {
   long g, groups;
   group_of(mode, g, groups);
   const long len = g < rows ? n : 0;
@@ -163,7 +163,7 @@ __global__ void scan_kernel(const T* in, T* out, long n, long rows, int mode, in
 
 /// Every thread of group g < rows writes the group's fold of row g to results[thread].
 template <class T, class Op>
-__global__ void reduce_kernel(const T* in, const T* in2, long n, long rows, int mode, int kind, T init, Op op,
+__global__ void __launch_bounds__(1024) reduce_kernel(const T* in, const T* in2, long n, long rows, int mode, int kind, T init, Op op,
                               T* results) {
   long g, groups;
   group_of(mode, g, groups);
