@@ -71,13 +71,7 @@ std::int64_t group_reduce_entry(const char* name, const Policy& policy, KeyIt ke
   check_iterator(name, "keys output", policy, keys_out, n);
   check_iterator(name, "values output", policy, values_out, n);
   if (n == 0) return 0;
-#if ALGO_HAS_CUDA
-  if constexpr (is_device_policy<Policy>::value) cuda::refuse_host_result_under_capture(name, policy.stream);
-#endif
-  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
-    fail(name, "the keys output overlaps an input");
-  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
-    fail(name, "the values output overlaps an input");
+  check_keyed_outputs(name, policy, keys_first, values, n, keys_out, values_out);
   return detail::group_reduce(policy, keys_first, values, n, keys_out, values_out, op, hash, eq);
 }
 

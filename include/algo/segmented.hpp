@@ -383,6 +383,22 @@ OutIt scan_by_key_entry(const char* name, const Policy& policy, KeyIt keys_first
   return out + n;
 }
 
+/// For the keyed calls that return a count to the host (reduce_by_key, group_reduce): refused under
+/// graph capture on device policies, and neither output may overlap an input.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut>
+void check_keyed_outputs(const char* name, const Policy& policy, const KeyIt& keys_first, const ValIt& values,
+                         std::int64_t n, const KeyOut& keys_out, const ValOut& values_out) {
+#if ALGO_HAS_CUDA
+  if constexpr (is_device_policy<Policy>::value) cuda::refuse_host_result_under_capture(name, policy.stream);
+#else
+  (void)policy;
+#endif
+  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
+    fail(name, "the keys output overlaps an input");
+  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
+    fail(name, "the values output overlaps an input");
+}
+
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
 std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values,
                                              KeyOut keys_out, ValOut values_out, Eq eq, Op op) {
@@ -393,13 +409,7 @@ std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_f
   check_iterator(name, "keys output", policy, keys_out, n);
   check_iterator(name, "values output", policy, values_out, n);
   if (n == 0) return {keys_out, values_out};
-#if ALGO_HAS_CUDA
-  if constexpr (is_device_policy<Policy>::value) cuda::refuse_host_result_under_capture(name, policy.stream);
-#endif
-  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
-    fail(name, "the keys output overlaps an input");
-  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
-    fail(name, "the values output overlaps an input");
+  check_keyed_outputs(name, policy, keys_first, values, n, keys_out, values_out);
   const std::int64_t runs = detail::reduce_by_key(policy, keys_first, values, n, keys_out, values_out, eq, op);
   return {keys_out + runs, values_out + runs};
 }
