@@ -19,7 +19,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 DIST=${ALGO_OPENACC_DIST:-$ALGO_ROOT/build/openacc-dist}
-TESTS=(test_acc_numeric test_acc_interop example_openacc_compaction)
+TESTS=(test_acc_numeric test_acc_interop test_acc_interop_eager example_openacc_compaction)
+# test_acc_interop_eager: test_acc_interop with CUDA_MODULE_LOADING=EAGER (its first calls gated too)
+binary_of() { [ "$1" = test_acc_interop_eager ] && echo test_acc_interop || echo "$1"; }
 BENCH=bench_acc
 
 build() {
@@ -68,11 +70,15 @@ run() {
   local pass=0 fail=0 skip=0 total=0 failed=() skipped=() t rc start
   local out=${OUT:-$DIST}
   for t in "${TESTS[@]}"; do
-    [ -x "$DIST/bin/$t" ] || continue
+    [ -x "$DIST/bin/$(binary_of "$t")" ] || continue
     total=$((total + 1))
     start=$(date +%s%N)
     set +e
-    "$DIST/bin/$t" >"$out/$t.log" 2>&1
+    if [ "$t" = test_acc_interop_eager ]; then
+      CUDA_MODULE_LOADING=EAGER "$DIST/bin/$(binary_of "$t")" >"$out/$t.log" 2>&1
+    else
+      "$DIST/bin/$t" >"$out/$t.log" 2>&1
+    fi
     rc=$?
     set -e
     local secs
