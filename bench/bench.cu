@@ -1,7 +1,9 @@
 // The bench program: one run on the GPU times every algorithm side by side with its baselines
 // (CUB / cuBLAS, thrust::device, a device-to-device copy of the same bytes) and writes a CSV.
 //   bench [--quick] [--only scan|reduce|transpose|segmented|group_reduce|cooperative|host] [--min-log2 K] [--max-log2 K] [--reps R]
-//         [--csv FILE] [--commit SHA]
+//         [--csv FILE] [--commit SHA] [--case SUBSTR] [--impl SUBSTR]
+// --case / --impl (group_reduce): only the cases / implementations whose names contain SUBSTR (to
+// put one call under a profiler: scripts/gpu_check.sh profile-group).
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -30,9 +32,11 @@ int main(int argc, char** argv) {
     else if (a == "--reps") opt.reps = std::stoi(next());
     else if (a == "--csv") opt.csv = next();
     else if (a == "--commit") commit = next();
+    else if (a == "--case") opt.case_filter = next();
+    else if (a == "--impl") opt.impl_filter = next();
     else {
       std::fprintf(stderr, "usage: %s [--quick] [--only scan|reduce|transpose|segmented|group_reduce|cooperative|host] [--min-log2 K] [--max-log2 K] "
-                           "[--reps R] [--csv FILE] [--commit SHA]\n", argv[0]);
+                           "[--reps R] [--csv FILE] [--commit SHA] [--case SUBSTR] [--impl SUBSTR]\n", argv[0]);
       return 2;
     }
   }

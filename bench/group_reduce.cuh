@@ -10,6 +10,10 @@
 //   algo::cuda deterministic    exact float sums (i64: the same table as the default)
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
+//   oa tuning: ...              (f32) the default strategy with other build tunings
+//                               (detail/group/device.cuh, oa_tuning): a report every 16 records a
+//                               thread instead of 4; a 2 MB first table instead of 64 MB; no
+//                               shared-memory table in front; the first two together
 // Bytes: keys and values read once, the groups written.
 #pragma once
 
@@ -33,6 +37,27 @@
 namespace bench {
 
 namespace group_bench {
+/// Build tunings timed beside the default (algo::detail::group::oa_tuning).
+struct report16 : algo::detail::group::oa_tuning {
+  static constexpr int report_every = 16;
+};
+struct first2mb : algo::detail::group::oa_tuning {
+  static constexpr std::size_t first_table_bytes = std::size_t(2) << 20;
+};
+struct no_front : algo::detail::group::oa_tuning {
+  static constexpr std::size_t front_bytes = 0;
+};
+struct first2mb_report16 : algo::detail::group::oa_tuning {
+  static constexpr int report_every = 16;
+  static constexpr std::size_t first_table_bytes = std::size_t(2) << 20;
+};
+
+template <class Tuning, class V>
+std::int64_t group_reduce_tuned(const int* k, const V* v, std::int64_t n, int* ko, V* vo) {
+  return algo::detail::group::group_reduce_open_addressing<false, Tuning>(
+      algo::cuda, k, v, n, ko, vo, algo::plus<>{}, algo::hash<>{}, algo::equal_to<>{});
+}
+
 template <class T>
 struct dev_array {
   T* p = nullptr;
@@ -83,35 +108,65 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
   const shape shapes[] = {{1024, false}, {1 << 20, false}, {1 << 24, false},
                           {1024, true},  {1 << 20, true},  {1 << 24, true}};
   for (const shape& sh : shapes) {
+    const std::string type = std::string(vname) + (sh.skewed ? " zipf m=" : " uniform m=") +
+                             (sh.m == 1024 ? "1024" : sh.m == (1 << 20) ? "2^20" : "2^24");
+    if (!opt.wants_case(type)) continue;
     group_bench::make_keys_kernel<<<1024, 256>>>(keys.p, n, sh.m, sh.skewed, 7u);
     check(cudaDeviceSynchronize(), "make_keys");
     const std::int64_t groups = algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
     check(cudaDeviceSynchronize(), "group_reduce");
-    const std::string type = std::string(vname) + (sh.skewed ? " zipf m=" : " uniform m=") +
-                             (sh.m == 1024 ? "1024" : sh.m == (1 << 20) ? "2^20" : "2^24");
     const double bytes = static_cast<double>(n) * (4.0 + sizeof(V)) + static_cast<double>(groups) * (4.0 + sizeof(V));
     std::printf("  (%s: %lld groups)\n", type.c_str(), static_cast<long long>(groups));
     const char* base = "thrust sort+reduce_by_key";
     auto add = [&](const std::string& impl, double ms) { rep.add(row{"group_reduce", type, n, impl, ms, bytes, base}); };
-    add(base, median_ms(opt, [&](int) {
+    auto timed = [&](const std::string& impl, auto&& fn) {
+      if (opt.wants_impl(impl)) add(impl, median_ms(opt, fn));
+    };
+    timed(base, [&](int) {
       check(cudaMemcpyAsync(k_copy.p, keys.p, sizeof(int) * n, cudaMemcpyDeviceToDevice), "copy");
       check(cudaMemcpyAsync(v_copy.p, values.p, sizeof(V) * n, cudaMemcpyDeviceToDevice), "copy");
       thrust::sort_by_key(thrust::device, k_copy.p, k_copy.p + n, v_copy.p);
       thrust::reduce_by_key(thrust::device, k_copy.p, k_copy.p + n, v_copy.p, k_out.p, v_out.p);
-    }));
-    add("algo::cub", median_ms(opt, [&](int) {
+    });
+    timed("algo::cub", [&](int) {
       algo::group_reduce(algo::cub, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
-    }));
-    add("algo::cuda (open_addressing)", median_ms(opt, [&](int) {
+    });
+    timed("algo::cuda (open_addressing)", [&](int) {
       algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
-    }));
-    add("algo::cuda deterministic", median_ms(opt, [&](int) {
+    });
+    timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,
                          v_out.p);
-    }));
+    });
+    if constexpr (std::is_same<V, float>::value) {
+      using namespace group_bench;
+      // each tuning's groups checked against the default's (the keys, in order of first appearance)
+      std::vector<int> want, got;
+      auto keys_of = [&](std::int64_t count, std::vector<int>& h) {
+        h.resize(static_cast<std::size_t>(count));
+        check(cudaMemcpy(h.data(), k_out.p, sizeof(int) * h.size(), cudaMemcpyDeviceToHost), "copy keys");
+      };
+      if (opt.wants_impl("oa tuning")) {
+        algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
+        keys_of(groups, want);
+      }
+      auto tuned = [&](const std::string& impl, auto run) {
+        if (!opt.wants_impl(impl)) return;
+        const std::int64_t g = run();
+        keys_of(g, got);
+        if (g != groups || got != want) std::printf("  !! %s: %lld groups or their keys differ from the default's\n",
+                                                   impl.c_str(), static_cast<long long>(g));
+        add(impl, median_ms(opt, [&](int) { run(); }));
+      };
+      tuned("oa tuning: report every 16", [&] { return group_reduce_tuned<report16>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: first table 2 MB", [&] { return group_reduce_tuned<first2mb>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: no shared front", [&] { return group_reduce_tuned<no_front>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: 2 MB + report 16",
+            [&] { return group_reduce_tuned<first2mb_report16>(keys.p, values.p, n, k_out.p, v_out.p); });
+    }
     // locked_chaining on skewed keys serializes on the hottest key's lock: 148 s for 2^26 Zipf records
     // with m = 1024 on the H100 (2026-11-23), so its skewed rows are left out
-    if constexpr (std::is_same<V, float>::value) if (!sh.skewed) {
+    if constexpr (std::is_same<V, float>::value) if (!sh.skewed && opt.wants_impl("algo::cuda locked_chaining (1 run)")) {
       cudaEvent_t a, b;
       check(cudaEventCreate(&a), "cudaEventCreate");
       check(cudaEventCreate(&b), "cudaEventCreate");

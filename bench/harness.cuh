@@ -29,7 +29,11 @@ struct options {
   bool quick = false;                  // fewer sizes and repetitions
   std::string only;                    // "", "scan", "reduce", "transpose", "host"
   std::string csv = "bench.csv";
+  std::string case_filter;             // --case: only the cases whose name contains it (group_reduce)
+  std::string impl_filter;             // --impl: only the implementations whose name contains it (group_reduce)
   bool wants(const std::string& section) const { return only.empty() || only == section; }
+  bool wants_case(const std::string& name) const { return case_filter.empty() || name.find(case_filter) != std::string::npos; }
+  bool wants_impl(const std::string& name) const { return impl_filter.empty() || name.find(impl_filter) != std::string::npos; }
   std::vector<int> log2_sizes() const {
     std::vector<int> v;
     for (int k = min_log2; k <= max_log2; k += quick ? 6 : 2) v.push_back(k);

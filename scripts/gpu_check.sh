@@ -13,6 +13,11 @@
 #   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
 #                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
 #                                  the variants to profile, default "default")
+#   scripts/gpu_check.sh profile-group   group_reduce's kernels one by one under ncu: the time of
+#                                  each kernel of one algo::cuda call per f32 case (ncu_group_*.csv,
+#                                  summarized in ncu_group_summary.txt), then the build kernel's
+#                                  SpeedOfLight / WarpStateStats / MemoryWorkloadAnalysis at m = 1024
+#                                  and 2^20 (ncu_build_*.txt); builds bench/bench when missing
 # Logs, the CTest summary and the bench CSV go to $OUT (./out when OUT is not set).
 set -u
 OUT=${OUT:-$PWD/out}
@@ -89,6 +94,46 @@ tsweep)
       "$ALGO_BUILD_DIR/bench/transpose_sweep" --once --only "${NCU_ONLY:-default}" ${NCU_ARGS:-} >"$OUT/ncu.txt" 2>&1
     echo "ncu rc $?"
   fi
+  ;;
+profile-group)
+  if [ ! -x "$ALGO_BUILD_DIR/bench/bench" ]; then
+    algo_configure -DALGO_BUILD_TESTS=OFF -DALGO_BUILD_EXAMPLES=OFF -DALGO_BUILD_BENCH=ON >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+    timeout "${BUILD_LIMIT:-300}" ninja -C "$ALGO_BUILD_DIR" bench/bench >"$OUT/build.log" 2>&1 || tail -30 "$OUT/build.log"
+  fi
+  kernels='regex:oa_build_kernel|clear_table_kernel|clear_status_kernel|mark_first_kernel|rank_partials_kernel|rank_spine_kernel|rank_words_kernel|emit_kernel'
+  for c in "uniform m=1024" "uniform m=2^20" "uniform m=2^24" "zipf m=1024" "zipf m=2^20" "zipf m=2^24"; do
+    tag=$(echo "$c" | tr ' =^' '__p')
+    # --reps 1: the bench's first call, three warm-ups and one timed call, each kernel profiled alone
+    timeout "${NCU_LIMIT:-120}" ncu --clock-control none -k "$kernels" --metrics gpu__time_duration.sum --csv       "$ALGO_BUILD_DIR/bench/bench" --only group_reduce --case "f32 $c" --impl "algo::cuda (open_addressing)"       --reps 1 --csv /dev/null >"$OUT/ncu_group_$tag.csv" 2>&1
+    echo "ncu f32 $c rc $?"
+  done
+  python3 - "$OUT" >"$OUT/ncu_group_summary.txt" <<'PY'
+import csv, glob, os, re, sys, collections
+out = sys.argv[1]
+for path in sorted(glob.glob(os.path.join(out, "ncu_group_*.csv"))):
+    rows = [r for r in csv.reader(l for l in open(path) if l.startswith('"'))]
+    if not rows: print(path, ": no ncu rows"); continue
+    head, body = rows[0], rows[1:]
+    ki, vi, ui = head.index("Kernel Name"), head.index("Metric Value"), head.index("Metric Unit")
+    tot, cnt = collections.OrderedDict(), collections.Counter()
+    for r in body:
+        name = re.match(r"(?:void )?(?:[\w:]*::)?(\w+)", r[ki]).group(1)
+        v = float(r[vi].replace(",", "")) * {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(r[ui], 1.0)
+        tot[name] = tot.get(name, 0.0) + v; cnt[name] += 1
+    calls = 5  # the bench's first call (the group count), three warm-ups, one timed
+    print(os.path.basename(path), "(per call: the sum over", sum(cnt.values()), "kernels /", calls, "calls)")
+    for k, v in tot.items(): print("  %-22s %9.1f us  (%d launches)" % (k, v / calls, cnt[k]))
+    print("  %-22s %9.1f us" % ("total", sum(tot.values()) / calls))
+PY
+  cat "$OUT/ncu_group_summary.txt"
+  for c in "uniform m=1024" "uniform m=2^20"; do
+    tag=$(echo "$c" | tr ' =^' '__p')
+    timeout "${NCU_LIMIT:-120}" ncu --clock-control none -k regex:oa_build_kernel -s 3 -c 1 --section SpeedOfLight \
+      --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
+      "$ALGO_BUILD_DIR/bench/bench" --only group_reduce --case "f32 $c" --impl "algo::cuda (open_addressing)" \
+      --reps 1 --csv /dev/null >"$OUT/ncu_build_$tag.txt" 2>&1
+    echo "ncu build f32 $c rc $?"
+  done
   ;;
 large)
   timeout "${TEST_LIMIT:-500}" ctest --test-dir "$ALGO_BUILD_DIR" -L large --output-on-failure >"$OUT/large.log" 2>&1

@@ -225,24 +225,35 @@ void rank_emit(const char* name, const device_policy_base& p, const Table& t, un
 }
 
 // ---- build: open addressing --------------------------------------------------------------------------
-/// Slots of the shared-memory table in front of the global one: as many as fit in 32 KB, a power
+/// The open-addressing build's tuning: what algo::cuda runs. The bench times other values side
+/// by side (a type deriving from this one and hiding a member).
+struct oa_tuning {
+  /// Records per thread between two reports of a block's new keys (the load check's granularity;
+  /// a divisor of `items`). Each report is two barriers and a global read by one thread.
+  static constexpr int report_every = 4;
+  /// The shared-memory table in front of the global one (0: none).
+  static constexpr std::size_t front_bytes = 32768;
+  /// The first global table (grown when the keys pass its load limit).
+  static constexpr std::size_t first_table_bytes = std::size_t(64) << 20;
+};
+
+/// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
 /// of two, at least 128 (else none).
-template <class Slot>
+template <class Slot, std::size_t Bytes = oa_tuning::front_bytes>
 constexpr int front_slots_for() {
   int s = 4096;
-  while (s > 64 && static_cast<std::size_t>(s) * sizeof(Slot) > 32768) s >>= 1;
+  while (s > 64 && static_cast<std::size_t>(s) * sizeof(Slot) > Bytes) s >>= 1;
   return s >= 128 ? s : 0;
 }
 
 inline constexpr unsigned long long front_max_probes = 16;
 
-/// Records per thread between two reports of a block's new keys (the load check's granularity).
-inline constexpr int report_every = 4;
-
-template <int FrontSlots, class Table, class Front, class KeyIt, class ValIt, class Hash>
+template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash>
 __global__ void __launch_bounds__(threads)
     oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
                     unsigned long long limit, unsigned long long max_probes) {
+  static_assert(ReportEvery >= 1 && items % ReportEvery == 0, "report_every divides the items per thread");
+  constexpr int report_every = ReportEvery;
   using K = typename Table::key_type;
   using Acc = decltype(table.value(0));
   using FrontSlot = typename Front::slot;
@@ -406,8 +417,8 @@ inline constexpr double limit_load = 0.7;  // the last size, which holds every r
 /// larger); the last one probes on (a hash that sends many keys to one slot is slow, not wrong).
 inline constexpr unsigned long long max_probes_growing = 4096;
 
-template <bool Deterministic, class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Op, class Hash,
-          class Eq>
+template <bool Deterministic, class Tuning = oa_tuning, class Policy, class KeyIt, class ValIt, class KeyOut,
+          class ValOut, class Op, class Hash, class Eq>
 std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt values_it, std::int64_t n,
                                           KeyOut keys_out, ValOut values_out, Op op, Hash hash, Eq eq) {
   const char* name = "group_reduce";
@@ -428,9 +439,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     constexpr bool packed = decltype(packed_tag)::value;
     using Table = hc::oa_table<K, Acc, Comb, packed, Eq>;
     using Slot = typename Table::slot;
-    constexpr int front_n = packed ? front_slots_for<hc::oa_slot<K, typename Comb::storage, true>>() : 0;
+    constexpr int front_n =
+        packed ? front_slots_for<hc::oa_slot<K, typename Comb::storage, true>, Tuning::front_bytes>() : 0;
     using Front = hc::oa_table<K, Acc, Comb, true, Eq>;
-    const auto kernel = oa_build_kernel<front_n, Table, Front, decltype(keys), decltype(values), Hash>;
+    const auto kernel =
+        oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(keys), decltype(values), Hash>;
     const cuda::device_info& dev = cuda::current_device_info();
     int per_sm = 0;
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), name,
@@ -442,7 +455,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         hc::pow2_ceil(static_cast<unsigned long long>(std::max(64.0, std::ceil(static_cast<double>(n) / size_load))));
     // the first size: 64 MB of slots (2^22 slots of 16 bytes), or what n records need if less
     unsigned long long first_cap = 1024;
-    while (first_cap * 2 * sizeof(Slot) <= (64ull << 20)) first_cap *= 2;
+    while (first_cap * 2 * sizeof(Slot) <= Tuning::first_table_bytes) first_cap *= 2;
     unsigned long long cap = std::min<unsigned long long>(cap_max, first_cap);
     rank_buffers rb(p, n);
     cuda::temporary_buffer status_buf(p, sizeof(build_status));
