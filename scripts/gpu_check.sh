@@ -16,8 +16,8 @@
 #   scripts/gpu_check.sh profile-group   group_reduce's kernels one by one under ncu: the time of
 #                                  each kernel of one algo::cuda call per f32 case (ncu_group_*.csv,
 #                                  summarized in ncu_group_summary.txt), then the build kernel's
-#                                  SpeedOfLight / WarpStateStats / MemoryWorkloadAnalysis at m = 1024
-#                                  and 2^20 (ncu_build_*.txt); builds bench/bench when missing
+#                                  SpeedOfLight / WarpStateStats / MemoryWorkloadAnalysis at m = 1024,
+#                                  2^20 and 2^24 (ncu_build_*.txt); builds bench/bench when missing
 # Logs, the CTest summary and the bench CSV go to $OUT (./out when OUT is not set).
 set -u
 OUT=${OUT:-$PWD/out}
@@ -126,7 +126,7 @@ for path in sorted(glob.glob(os.path.join(out, "ncu_group_*.csv"))):
     print("  %-22s %9.1f us" % ("total", sum(tot.values()) / calls))
 PY
   cat "$OUT/ncu_group_summary.txt"
-  for c in "uniform m=1024" "uniform m=2^20"; do
+  for c in "uniform m=1024" "uniform m=2^20" "uniform m=2^24"; do
     tag=$(echo "$c" | tr ' =^' '__p')
     timeout "${NCU_LIMIT:-120}" ncu --clock-control none -k regex:oa_build_kernel -s 3 -c 1 --section SpeedOfLight \
       --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
