@@ -13,7 +13,9 @@
 //   oa tuning: ...              (f32) the default strategy with other build tunings
 //                               (detail/group/device.cuh, oa_tuning): a report every 16 records a
 //                               thread instead of 4; a 2 MB first table instead of 64 MB; no
-//                               shared-memory table in front; the first two together
+//                               shared-memory table in front; the first two together; records
+//                               grouped first into 32 or 128 partitions by hash (each owning one
+//                               region of the table: partition_bits)
 // Bytes: keys and values read once, the groups written.
 #pragma once
 
@@ -50,6 +52,12 @@ struct no_front : algo::detail::group::oa_tuning {
 struct first2mb_report16 : algo::detail::group::oa_tuning {
   static constexpr int report_every = 16;
   static constexpr std::size_t first_table_bytes = std::size_t(2) << 20;
+};
+struct partitions32 : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits = 5;
+};
+struct partitions128 : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits = 7;
 };
 
 template <class Tuning, class V>
@@ -142,20 +150,27 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
       using namespace group_bench;
       // each tuning's groups checked against the default's (the keys, in order of first appearance)
       std::vector<int> want, got;
-      auto keys_of = [&](std::int64_t count, std::vector<int>& h) {
+      std::vector<float> want_v, got_v;
+      auto groups_of = [&](std::int64_t count, std::vector<int>& h, std::vector<float>& hv) {
         h.resize(static_cast<std::size_t>(count));
+        hv.resize(static_cast<std::size_t>(count));
         check(cudaMemcpy(h.data(), k_out.p, sizeof(int) * h.size(), cudaMemcpyDeviceToHost), "copy keys");
+        check(cudaMemcpy(hv.data(), v_out.p, sizeof(float) * hv.size(), cudaMemcpyDeviceToHost), "copy values");
       };
       if (opt.wants_impl("oa tuning")) {
         algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
-        keys_of(groups, want);
+        groups_of(groups, want, want_v);
       }
       auto tuned = [&](const std::string& impl, auto run) {
         if (!opt.wants_impl(impl)) return;
         const std::int64_t g = run();
-        keys_of(g, got);
-        if (g != groups || got != want) std::printf("  !! %s: %lld groups or their keys differ from the default's\n",
-                                                   impl.c_str(), static_cast<long long>(g));
+        groups_of(g, got, got_v);
+        std::size_t bad = 0;  // sums in another order: equal to a few ulps of the magnitudes added
+        for (std::size_t j = 0; j < got_v.size() && j < want_v.size(); ++j)
+          bad += std::fabs(got_v[j] - want_v[j]) > 1e-3f * (1.0f + std::fabs(want_v[j]));
+        if (g != groups || got != want || bad)
+          std::printf("  !! %s: %lld groups, their keys or %zu sums differ from the default's\n", impl.c_str(),
+                      static_cast<long long>(g), bad);
         add(impl, median_ms(opt, [&](int) { run(); }));
       };
       tuned("oa tuning: report every 16", [&] { return group_reduce_tuned<report16>(keys.p, values.p, n, k_out.p, v_out.p); });
@@ -163,6 +178,9 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
       tuned("oa tuning: no shared front", [&] { return group_reduce_tuned<no_front>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: 2 MB + report 16",
             [&] { return group_reduce_tuned<first2mb_report16>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: 32 partitions", [&] { return group_reduce_tuned<partitions32>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: 128 partitions",
+            [&] { return group_reduce_tuned<partitions128>(keys.p, values.p, n, k_out.p, v_out.p); });
     }
     // locked_chaining on skewed keys serializes on the hottest key's lock: 148 s for 2^26 Zipf records
     // with m = 1024 on the H100 (2026-11-23), so its skewed rows are left out

@@ -174,3 +174,60 @@ TEST_CASE("hash layer: chained table insert / find", "[cuda][hash][chained]") {
     REQUIRE(groups == static_cast<std::size_t>(k));
   }
 }
+
+// ---- the build's tunings that the bench times beside the default (detail/group/device.cuh) ----------
+namespace {
+/// Records grouped into 32 partitions first (each owning one region of the table).
+struct partitions32 : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits = 5;
+};
+/// 8 partitions, a 64 KB first table (grown several times: the estimate scaled by the partitions
+/// seen), a report every 16 records, no shared-memory table in front.
+struct partitions8_grown : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits = 3;
+  static constexpr std::size_t first_table_bytes = std::size_t(64) << 10;
+  static constexpr int report_every = 16;
+  static constexpr std::size_t front_bytes = 0;
+};
+
+template <class Tuning>
+void check_tuning(const char* name) {
+  struct c_t {
+    dist d;
+    std::int64_t m;
+  };
+  const c_t cs[] = {{dist::all_equal, 1}, {dist::all_distinct, 0}, {dist::uniform, 1000},
+                    {dist::uniform, 1 << 16}, {dist::skewed, 5000}};
+  for (const c_t& c : cs)
+    for (const std::int64_t n : {std::int64_t(4097), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
+      if (small_run() && n > 70000) continue;
+      const auto hkeys = make_keys(c.d, n, c.m, 300 + static_cast<std::uint64_t>(n));
+      const auto hvals = make_values<float>(n, 31 + static_cast<std::uint64_t>(n));
+      const device_buffer<std::int32_t> keys(hkeys);
+      const device_buffer<float> vals(hvals);
+      device_buffer<std::int32_t> ko(hkeys.size());
+      device_buffer<float> vo(hkeys.size());
+      ko.fill_sentinel();
+      vo.fill_sentinel();
+      const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, Tuning>(
+          algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, algo::hash<>{},
+          algo::equal_to<>{});
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const auto gk = ko.download();
+      const auto gv = vo.download();
+      const auto ref = ref_group_reduce<double>(hkeys, hvals, algo::plus<>{});
+      INFO(name << ", " << dist_name(c.d, c.m) << ", n = " << n);
+      REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+      REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+      std::size_t bad = 0;
+      for (std::int64_t j = 0; j < m; ++j) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(n));
+      REQUIRE(bad == 0);
+      REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+    }
+}
+}  // namespace
+
+TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions first", "[cuda][group][tuning]") {
+  check_tuning<partitions32>("32 partitions");
+  check_tuning<partitions8_grown>("8 partitions, 64 KB first table grown, report every 16, no front table");
+}

@@ -235,6 +235,13 @@ struct oa_tuning {
   static constexpr std::size_t front_bytes = 32768;
   /// The first global table (grown when the keys pass its load limit).
   static constexpr std::size_t first_table_bytes = std::size_t(64) << 20;
+  /// 0: records go into the table in input order. b > 0: a pre-pass first groups them into 2^b
+  /// partitions by the top b bits of their keys' hashes (keys, values and input indices copied,
+  /// 12 bytes a record for 4-byte keys and values), and the table's home slot is the top bits of
+  /// the hash, so each partition owns one region of the table: the blocks, taking tiles in order,
+  /// work on one or two regions at a time, a working set that can stay in L2 when the whole table
+  /// does not. Packed tables only (keys of 4 bytes or less, an identity); others ignore it.
+  static constexpr int partition_bits = 0;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
@@ -248,10 +255,25 @@ constexpr int front_slots_for() {
 
 inline constexpr unsigned long long front_max_probes = 16;
 
-template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash>
+/// The input index of record i: i itself (records in input order) ...
+struct identity_index {
+  __device__ unsigned long long operator[](long long i) const { return static_cast<unsigned long long>(i); }
+};
+/// ... or, after the partition pre-pass, the index it had in the input.
+struct stored_index {
+  const unsigned* idx;
+  __device__ unsigned long long operator[](long long i) const { return idx[i]; }
+};
+
+/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
+/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
+__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
+
+template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
+          class IdxIt = identity_index>
 __global__ void __launch_bounds__(threads)
     oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
-                    unsigned long long limit, unsigned long long max_probes) {
+                    unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
   static_assert(ReportEvery >= 1 && items % ReportEvery == 0, "report_every divides the items per thread");
   constexpr int report_every = ReportEvery;
   using K = typename Table::key_type;
@@ -299,7 +321,8 @@ __global__ void __launch_bounds__(threads)
         FrontSlot& s = front_slots[i];
         if (s.word != hc::empty_word) {
           const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(s.word));
-          const int r = table.template insert<true>(key, hc::hash_of(hash, key), s.word >> 32, s.value, max_probes);
+          const int r = table.template insert<true>(key, global_hash(hc::hash_of(hash, key), shift), s.word >> 32,
+                                                    s.value, max_probes);
           mine += r == 1;
           full |= r < 0;
         }
@@ -330,9 +353,10 @@ __global__ void __launch_bounds__(threads)
           const K key = keys[i];
           const Acc v = static_cast<Acc>(values[i]);
           const std::uint64_t h = hc::hash_of(hash, key);
+          const unsigned long long first = index[i];
           if constexpr (FrontSlots > 0) {
             if (use_front) {
-              const int r = front.template insert<false>(key, h, static_cast<unsigned long long>(i), v, front_max_probes);
+              const int r = front.template insert<false>(key, h, first, v, front_max_probes);
               if (r >= 0) {
                 front_new += static_cast<unsigned>(r);
                 front_hit += static_cast<unsigned>(1 - r);
@@ -340,7 +364,7 @@ __global__ void __launch_bounds__(threads)
               }
             }
           }
-          const int r = table.template insert<false>(key, h, static_cast<unsigned long long>(i), v, max_probes);
+          const int r = table.template insert<false>(key, global_hash(h, shift), first, v, max_probes);
           mine += r == 1;
           full |= r < 0;
         }
@@ -384,6 +408,94 @@ __global__ void __launch_bounds__(threads)
       flush();
       __syncthreads();
       report();
+    }
+  }
+}
+
+// ---- partition pre-pass (oa_tuning::partition_bits) --------------------------------------------------
+/// Records a block of the pre-pass handles (a contiguous chunk of the input).
+inline constexpr long long partition_chunk = 16 * tile;
+
+/// The partition of a mixed hash: its top Bits bits.
+template <int Bits>
+__device__ __forceinline__ unsigned partition_of(std::uint64_t h) {
+  return static_cast<unsigned>(h >> (64 - Bits));
+}
+
+/// counts[p * gridDim.x + block] = the block's records in partition p (warp-aggregated shared
+/// atomics: the lanes with the same partition add once).
+template <int Bits, class KeyIt, class Hash>
+__global__ void __launch_bounds__(threads) partition_count_kernel(KeyIt keys, long long n, Hash hash, unsigned* counts) {
+  constexpr int parts = 1 << Bits;
+  __shared__ unsigned c[parts];
+  for (int p = threadIdx.x; p < parts; p += threads) c[p] = 0;
+  __syncthreads();
+  const long long begin = blockIdx.x * partition_chunk;
+  const long long end = begin + partition_chunk < n ? begin + partition_chunk : n;
+  const int lane = threadIdx.x & 31;
+  for (long long base = begin; base < end; base += threads) {
+    const long long i = base + threadIdx.x;
+    const bool valid = i < end;
+    const unsigned p = valid ? partition_of<Bits>(hc::hash_of(hash, keys[i])) : ~0u;
+    const unsigned peers = __match_any_sync(0xffffffffu, p);
+    if (valid && lane == __ffs(peers) - 1) atomicAdd(&c[p], static_cast<unsigned>(__popc(peers)));
+  }
+  __syncthreads();
+  for (int p = threadIdx.x; p < parts; p += threads) counts[static_cast<long long>(p) * gridDim.x + blockIdx.x] = c[p];
+}
+
+/// One block: offsets[j] = counts[0] + ... + counts[j - 1] over the partition-major order (each
+/// thread a contiguous run), so block b's records of partition p start at offsets[p * blocks + b].
+template <class = void>
+__global__ void __launch_bounds__(threads) partition_offsets_kernel(const unsigned* counts, long long count,
+                                                                     unsigned long long* offsets) {
+  __shared__ unsigned long long smem[threads / 32 + 1];
+  const long long per = (count + threads - 1) / threads;
+  const long long b = threadIdx.x * per;
+  const long long e = b + per < count ? b + per : count;
+  unsigned long long sum = 0;
+  for (long long j = b; j < e; ++j) sum += counts[j];
+  unsigned long long total;
+  unsigned long long run = block_exclusive_sum(sum, smem, &total);
+  for (long long j = b; j < e; ++j) {
+    offsets[j] = run;
+    run += counts[j];
+  }
+}
+
+/// Copies each record (key, value as Acc, input index) to its partition's place: the block's
+/// slice of each partition is filled by warp-aggregated shared counters (order inside a
+/// partition is free: the table keeps each key's smallest index).
+template <int Bits, class KeyIt, class ValIt, class Hash, class K, class Acc>
+__global__ void __launch_bounds__(threads)
+    partition_scatter_kernel(KeyIt keys, ValIt values, long long n, Hash hash, const unsigned long long* offsets,
+                             K* part_keys, Acc* part_values, unsigned* part_index) {
+  constexpr int parts = 1 << Bits;
+  __shared__ unsigned long long next[parts];
+  for (int p = threadIdx.x; p < parts; p += threads) next[p] = offsets[static_cast<long long>(p) * gridDim.x + blockIdx.x];
+  __syncthreads();
+  const long long begin = blockIdx.x * partition_chunk;
+  const long long end = begin + partition_chunk < n ? begin + partition_chunk : n;
+  const int lane = threadIdx.x & 31;
+  const unsigned below = (1u << lane) - 1u;
+  for (long long base = begin; base < end; base += threads) {
+    const long long i = base + threadIdx.x;
+    const bool valid = i < end;
+    K key{};
+    unsigned p = ~0u;
+    if (valid) {
+      key = keys[i];
+      p = partition_of<Bits>(hc::hash_of(hash, key));
+    }
+    const unsigned peers = __match_any_sync(0xffffffffu, p);
+    const int leader = __ffs(peers) - 1;
+    unsigned long long at = 0;
+    if (valid && lane == leader) at = atomicAdd(&next[p], static_cast<unsigned long long>(__popc(peers)));
+    at = __shfl_sync(0xffffffffu, at, leader) + static_cast<unsigned long long>(__popc(peers & below));
+    if (valid) {
+      part_keys[at] = key;
+      part_values[at] = static_cast<Acc>(values[i]);
+      part_index[at] = static_cast<unsigned>(i);
     }
   }
 }
@@ -442,50 +554,94 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     constexpr int front_n =
         packed ? front_slots_for<hc::oa_slot<K, typename Comb::storage, true>, Tuning::front_bytes>() : 0;
     using Front = hc::oa_table<K, Acc, Comb, true, Eq>;
-    const auto kernel =
-        oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(keys), decltype(values), Hash>;
+    constexpr int pbits = packed ? Tuning::partition_bits : 0;
+    static_assert(Tuning::partition_bits >= 0 && Tuning::partition_bits <= 10, "oa_tuning::partition_bits: 0 to 10");
     const cuda::device_info& dev = cuda::current_device_info();
-    int per_sm = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), name,
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     const long long tiles = (n + tile - 1) / tile;
-    const unsigned grid = static_cast<unsigned>(std::max<long long>(1, std::min<long long>(tiles, std::max(1, per_sm) * static_cast<long long>(dev.sm_count))));
 
     const unsigned long long cap_max =
         hc::pow2_ceil(static_cast<unsigned long long>(std::max(64.0, std::ceil(static_cast<double>(n) / size_load))));
     // the first size: 64 MB of slots (2^22 slots of 16 bytes), or what n records need if less
     unsigned long long first_cap = 1024;
     while (first_cap * 2 * sizeof(Slot) <= Tuning::first_table_bytes) first_cap *= 2;
-    unsigned long long cap = std::min<unsigned long long>(cap_max, first_cap);
+    unsigned long long cap = std::min<unsigned long long>(cap_max, std::max<unsigned long long>(first_cap, 1ull << pbits));
     rank_buffers rb(p, n);
     cuda::temporary_buffer status_buf(p, sizeof(build_status));
     auto* status = status_buf.as<build_status>();
-    for (;;) {
-      const bool last = cap >= cap_max;
-      const unsigned long long limit = last ? ~0ull : static_cast<unsigned long long>(static_cast<double>(cap) * limit_load);
-      cuda::temporary_buffer slots(p, static_cast<std::size_t>(cap) * sizeof(Slot));
-      const Table table{slots.as<Slot>(), cap - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
-      hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
-      cuda::check_launch(name, "clear_table_kernel");
-      clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
-      cuda::check_launch(name, "clear_status_kernel");
-      kernel<<<grid, threads, 0, p.stream>>>(table, keys, values, static_cast<long long>(n), hash, status, limit,
-                                             last ? ~0ull : max_probes_growing);
-      cuda::check_launch(name, "oa_build_kernel");
-      rank_count(name, p, table, cap, rb, status);
-      const build_status st = cuda::copy_to_host(name, status, p.stream);
-      if (!st.abort) {
-        rank_emit(name, p, table, cap, rb, keys, ko, vo);
-        return static_cast<std::int64_t>(st.total);
+
+    // Builds tables of growing sizes from the records (bk, bv, index: the input, or its copy
+    // grouped into partitions) until one holds every key.
+    const auto build = [&](auto bk, auto bv, auto index) -> std::int64_t {
+      const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
+                                          decltype(index)>;
+      int per_sm = 0;
+      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), name,
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      const unsigned grid = static_cast<unsigned>(std::max<long long>(
+          1, std::min<long long>(tiles, std::max(1, per_sm) * static_cast<long long>(dev.sm_count))));
+      for (;;) {
+        const bool last = cap >= cap_max;
+        const unsigned long long limit =
+            last ? ~0ull : static_cast<unsigned long long>(static_cast<double>(cap) * limit_load);
+        cuda::temporary_buffer slots(p, static_cast<std::size_t>(cap) * sizeof(Slot));
+        const Table table{slots.as<Slot>(), cap - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
+        int shift = 0;  // with partitions: the home slot is the top log2(cap) bits of the hash
+        if (pbits > 0)
+          while ((1ull << (64 - shift - 1)) >= cap && shift < 63) ++shift;
+        hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
+        cuda::check_launch(name, "clear_table_kernel");
+        clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
+        cuda::check_launch(name, "clear_status_kernel");
+        kernel<<<grid, threads, 0, p.stream>>>(table, bk, bv, static_cast<long long>(n), hash, status, limit,
+                                               last ? ~0ull : max_probes_growing, index, shift);
+        cuda::check_launch(name, "oa_build_kernel");
+        rank_count(name, p, table, cap, rb, status);
+        const build_status st = cuda::copy_to_host(name, status, p.stream);
+        if (!st.abort) {
+          rank_emit(name, p, table, cap, rb, keys, ko, vo);
+          return static_cast<std::int64_t>(st.total);
+        }
+        if (last)
+          fail(name, "the hash table of " + std::to_string(cap) + " slots is full with " + std::to_string(st.claimed) +
+                         " keys (it is sized for every record being distinct; a key_equal that is not consistent "
+                         "with the hash?)");
+        const double r = std::min(static_cast<double>(st.tiles) * tile, static_cast<double>(n));
+        double m = estimate_distinct(static_cast<double>(st.claimed), r, static_cast<double>(n));
+        if (pbits > 0) {
+          // the records seen were those of the first partitions only: their keys, about
+          // m x (partitions seen) / (all partitions) of them
+          const double parts = static_cast<double>(1ull << pbits);
+          const double seen = std::max(1.0, std::min(parts, std::ceil(r * parts / static_cast<double>(n))));
+          m = std::min(static_cast<double>(n), m * parts / seen);
+        }
+        const unsigned long long want = hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(m / size_load)) + 1);
+        cap = std::min(cap_max, std::max(cap * 4, want));
       }
-      if (last)
-        fail(name, "the hash table of " + std::to_string(cap) + " slots is full with " + std::to_string(st.claimed) +
-                       " keys (it is sized for every record being distinct; a key_equal that is not consistent "
-                       "with the hash?)");
-      const double r = std::min(static_cast<double>(st.tiles) * tile, static_cast<double>(n));
-      const double m = estimate_distinct(static_cast<double>(st.claimed), r, static_cast<double>(n));
-      const unsigned long long want = hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(m / size_load)) + 1);
-      cap = std::min(cap_max, std::max(cap * 4, want));
+    };
+
+    if constexpr (pbits > 0) {
+      // the pre-pass: count each block's records per partition, place the blocks' slices, copy
+      const long long blocks = (static_cast<long long>(n) + partition_chunk - 1) / partition_chunk;
+      const long long count = blocks << pbits;
+      cuda::temporary_buffer counts(p, static_cast<std::size_t>(count) * sizeof(unsigned));
+      cuda::temporary_buffer offsets(p, static_cast<std::size_t>(count) * sizeof(unsigned long long));
+      cuda::temporary_buffer part_keys(p, static_cast<std::size_t>(n) * sizeof(K));
+      cuda::temporary_buffer part_values(p, static_cast<std::size_t>(n) * sizeof(Acc));
+      cuda::temporary_buffer part_index(p, static_cast<std::size_t>(n) * sizeof(unsigned));
+      partition_count_kernel<pbits><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
+          keys, static_cast<long long>(n), hash, counts.as<unsigned>());
+      cuda::check_launch(name, "partition_count_kernel");
+      partition_offsets_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), count,
+                                                               offsets.as<unsigned long long>());
+      cuda::check_launch(name, "partition_offsets_kernel");
+      partition_scatter_kernel<pbits><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
+          keys, values, static_cast<long long>(n), hash, offsets.as<unsigned long long>(), part_keys.as<K>(),
+          part_values.as<Acc>(), part_index.as<unsigned>());
+      cuda::check_launch(name, "partition_scatter_kernel");
+      return build(static_cast<const K*>(part_keys.as<K>()), static_cast<const Acc*>(part_values.as<Acc>()),
+                   stored_index{part_index.as<unsigned>()});
+    } else {
+      return build(keys, values, identity_index{});
     }
   };
   if constexpr (Comb::has_identity && hc::packable_key_v<K>) {
