@@ -4,13 +4,13 @@
 //   gang_fold   each gang folds a contiguous range of tiles into one partial (reduce, scan pass 1)
 //   gang_scan   each gang scans its range from a seed (scan pass 3; with one gang, pass 2 over the
 //               gang partials)
-// Inside a gang, a tile is `vector * items` elements; vector lane j takes the `items` contiguous
-// elements j*items ... (so every fold keeps the order of the range: any associative operator),
-// and the lanes' values meet in a gang-private array (GCC puts it in shared memory):
+// Gangs take contiguous ranges of whole tiles (`vector * items` elements: the split's unit).
+// Inside a gang the range is cut into `vector` contiguous parts: vector lane j folds part j alone,
+// in order (so every fold keeps the order of the range: any associative operator), and the
+// lanes' values meet once per gang in a gang-private array (GCC puts it in shared memory):
 //   fold   a tree over the lanes, pairs in order (log2(vector) vector loops)
 //   scan   Kogge-Stone over the lanes (the seed's work-inefficient scan: log2(vector) steps, each a
-//          vector loop over a pair of buffers), then each lane rescans its elements from its prefix.
-// The carry from tile to tile is gang-level code (vector-single).
+//          vector loop over a pair of buffers), then each lane rescans its part from its prefix.
 #pragma once
 
 #include <cstdint>
@@ -38,43 +38,52 @@ struct gang_split {
 };
 
 // ---- gang_fold: partials[g] = the fold of gang g's range ------------------------------------------
+/// Gang g's range of whole tiles, cut into `vector` contiguous parts of equal length (the last ones
+/// shorter or empty): vector lane j folds part j on its own, in order, with no barrier; the lanes'
+/// values then meet once per gang. (Lanes that folded one short run per tile met after every tile:
+/// a tree of vector loops, each ending on a barrier, per vector x items elements.)
+struct gang_parts {
+  std::int64_t begin, end, per;
+  int lanes;  // lanes with a non-empty part: a prefix of the lanes
+  // inlined: GCC 12's nvptx compiler can crash on a call returning a struct of over 8 bytes
+  [[gnu::always_inline]] static inline gang_parts of(const gang_split& s, int g, std::int64_t n, int vector) {
+    gang_parts r;
+    r.begin = g * s.tiles_per_gang * s.tile;
+    r.end = min_of(r.begin + s.tiles_per_gang * s.tile, n);
+    const std::int64_t len = r.end - r.begin;
+    r.per = (len + vector - 1) / vector;
+    r.lanes = static_cast<int>((len + r.per - 1) / r.per);
+    return r;
+  }
+};
+
 template <class Acc, class InIt, class Op>
 void gang_fold(InIt in, std::int64_t n, Op op, const gang_split s, Acc* partials, int queue) {
   constexpr int V = tuning::vector;
-  constexpr int K = tuning::items<Acc>;
   const int gangs = s.gangs;
 #pragma acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, op, s) deviceptr(partials) async(queue)
   {
 #pragma acc loop gang
     for (int g = 0; g < gangs; ++g) {
       Acc lane[V];  // gang-private
-      Acc carry{};
-      const std::int64_t t0 = g * s.tiles_per_gang, t1 = min_of(t0 + s.tiles_per_gang, s.tiles);
-      for (std::int64_t t = t0; t < t1; ++t) {
-        const std::int64_t base = t * (V * K);
-        const int lanes = static_cast<int>((min_of<std::int64_t>(n - base, V * K) + K - 1) / K);
+      const gang_parts q = gang_parts::of(s, g, n, V);
 #pragma acc loop vector
-        for (int j = 0; j < V; ++j) {
-          const std::int64_t b = base + std::int64_t(j) * K;
-          if (b + K <= n) {
-            Acc a = static_cast<Acc>(in[b]);
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t b = q.begin + j * q.per, e = min_of(b + q.per, q.end);
+        if (b < e) {
+          Acc a = static_cast<Acc>(in[b]);
 #pragma GCC unroll 8
-            for (int k = 1; k < K; ++k) a = static_cast<Acc>(op(a, in[b + k]));
-            lane[j] = a;
-          } else if (b < n) {
-            Acc a = static_cast<Acc>(in[b]);
-            for (std::int64_t i = b + 1; i < n; ++i) a = static_cast<Acc>(op(a, in[i]));
-            lane[j] = a;
-          }
+          for (std::int64_t i = b + 1; i < e; ++i) a = static_cast<Acc>(op(a, in[i]));
+          lane[j] = a;
         }
-        for (int d = 1; d < lanes; d *= 2) {
-#pragma acc loop vector
-          for (int j = 0; j < V; ++j)
-            if (j % (2 * d) == 0 && j + d < lanes) lane[j] = static_cast<Acc>(op(lane[j], lane[j + d]));
-        }
-        carry = t == t0 ? lane[0] : static_cast<Acc>(op(carry, lane[0]));
       }
-      partials[g] = carry;
+      // the lanes' values in order: a tree, pairs (j, j + d) folded into j
+      for (int d = 1; d < q.lanes; d *= 2) {
+#pragma acc loop vector
+        for (int j = 0; j < V; ++j)
+          if (j % (2 * d) == 0 && j + d < q.lanes) lane[j] = static_cast<Acc>(op(lane[j], lane[j + d]));
+      }
+      partials[g] = lane[0];
     }
   }
 }
@@ -83,11 +92,12 @@ void gang_fold(InIt in, std::int64_t n, Op op, const gang_split s, Acc* partials
 /// Gang g starts from seeds[g] when g > 0 (seeds: device memory, one per gang; seeds[0] unused),
 /// gang 0 from init when has_init, else from nothing (an inclusive scan's first element starts it;
 /// an exclusive scan then leaves out[0] unwritten). Exclusive: out[i] = the prefix before in[i].
+/// The gang's range in `vector` contiguous parts (gang_parts): each lane folds its part, the
+/// lanes' folds are scanned by Kogge-Stone, each lane rescans its part from its prefix.
 template <bool Exclusive, class Acc, class InIt, class OutIt, class Op>
 void gang_scan(InIt in, std::int64_t n, OutIt out, Op op, const gang_split s, const Acc* seeds, bool has_init,
                Acc init, int queue) {
   constexpr int V = tuning::vector;
-  constexpr int K = tuning::items<Acc>;
   const int gangs = s.gangs;
 #pragma acc parallel num_gangs(gangs) vector_length(V) firstprivate(in, n, out, op, s, has_init, init) \
     deviceptr(seeds) async(queue)
@@ -95,64 +105,53 @@ void gang_scan(InIt in, std::int64_t n, OutIt out, Op op, const gang_split s, co
 #pragma acc loop gang
     for (int g = 0; g < gangs; ++g) {
       Acc buf[2][V];  // gang-private: the Kogge-Stone steps read one and write the other
-      bool has_carry = g > 0 || has_init;
-      Acc carry = g > 0 ? seeds[g] : init;
-      const std::int64_t t0 = g * s.tiles_per_gang, t1 = min_of(t0 + s.tiles_per_gang, s.tiles);
-      for (std::int64_t t = t0; t < t1; ++t) {
-        const std::int64_t base = t * (V * K);
-        const int lanes = static_cast<int>((min_of<std::int64_t>(n - base, V * K) + K - 1) / K);
-        // each lane's fold of its elements (a full lane unrolled: its K loads are independent)
+      const bool has_carry = g > 0 || has_init;
+      const Acc carry = g > 0 ? seeds[g] : init;
+      const gang_parts q = gang_parts::of(s, g, n, V);
+      // each lane's fold of its part
+#pragma acc loop vector
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t b = q.begin + j * q.per, e = min_of(b + q.per, q.end);
+        if (b < e) {
+          Acc a = static_cast<Acc>(in[b]);
+#pragma GCC unroll 8
+          for (std::int64_t i = b + 1; i < e; ++i) a = static_cast<Acc>(op(a, in[i]));
+          buf[0][j] = a;
+        }
+      }
+      // Kogge-Stone: buf[p][j] becomes lane 0's op ... op lane j's
+      int p = 0;
+      for (int d = 1; d < q.lanes; d *= 2) {
 #pragma acc loop vector
         for (int j = 0; j < V; ++j) {
-          const std::int64_t b = base + std::int64_t(j) * K;
-          if (b + K <= n) {
-            Acc a = static_cast<Acc>(in[b]);
-#pragma GCC unroll 8
-            for (int k = 1; k < K; ++k) a = static_cast<Acc>(op(a, in[b + k]));
-            buf[0][j] = a;
-          } else if (b < n) {
-            Acc a = static_cast<Acc>(in[b]);
-            for (std::int64_t i = b + 1; i < n; ++i) a = static_cast<Acc>(op(a, in[i]));
-            buf[0][j] = a;
-          }
+          if (j < q.lanes) buf[1 - p][j] = j >= d ? static_cast<Acc>(op(buf[p][j - d], buf[p][j])) : buf[p][j];
         }
-        // Kogge-Stone: buf[p][j] becomes lane 0's op ... op lane j's
-        int p = 0;
-        for (int d = 1; d < lanes; d *= 2) {
+        p = 1 - p;
+      }
+      // each lane rescans its part from its prefix
 #pragma acc loop vector
-          for (int j = 0; j < V; ++j) {
-            if (j < lanes) buf[1 - p][j] = j >= d ? static_cast<Acc>(op(buf[p][j - d], buf[p][j])) : buf[p][j];
-          }
-          p = 1 - p;
-        }
-        // each lane rescans its elements from its prefix
-#pragma acc loop vector
-        for (int j = 0; j < V; ++j) {
-          const std::int64_t b = base + std::int64_t(j) * K;
-          if (b < n) {
-            const std::int64_t e = min_of(b + K, n);
-            bool has = has_carry || j > 0;
-            Acc acc = j == 0 ? carry : has_carry ? static_cast<Acc>(op(carry, buf[p][j - 1])) : buf[p][j - 1];
+      for (int j = 0; j < V; ++j) {
+        const std::int64_t b = q.begin + j * q.per, e = min_of(b + q.per, q.end);
+        if (b < e) {
+          bool has = has_carry || j > 0;
+          Acc acc = j == 0 ? carry : has_carry ? static_cast<Acc>(op(carry, buf[p][j - 1])) : buf[p][j - 1];
 #pragma GCC unroll 8
-            for (std::int64_t i = b; i < e; ++i) {
-              if (Exclusive) {
-                if (has) {
-                  const Acc next = static_cast<Acc>(op(acc, in[i]));
-                  out[i] = acc;
-                  acc = next;
-                } else {
-                  acc = static_cast<Acc>(in[i]);  // out[0] of an exclusive scan without init: unwritten
-                }
-              } else {
-                acc = has ? static_cast<Acc>(op(acc, in[i])) : static_cast<Acc>(in[i]);
+          for (std::int64_t i = b; i < e; ++i) {
+            if (Exclusive) {
+              if (has) {
+                const Acc next = static_cast<Acc>(op(acc, in[i]));
                 out[i] = acc;
+                acc = next;
+              } else {
+                acc = static_cast<Acc>(in[i]);  // out[0] of an exclusive scan without init: unwritten
               }
-              has = true;
+            } else {
+              acc = has ? static_cast<Acc>(op(acc, in[i])) : static_cast<Acc>(in[i]);
+              out[i] = acc;
             }
+            has = true;
           }
         }
-        carry = has_carry ? static_cast<Acc>(op(carry, buf[p][lanes - 1])) : buf[p][lanes - 1];
-        has_carry = true;
       }
     }
   }
