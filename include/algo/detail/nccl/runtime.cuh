@@ -228,9 +228,8 @@ inline void raise_deferred(ncclComm_t comm, int nranks) {
   std::memcpy(&algorithm, d.base + 8, 4);
   const std::string message = describe_failure(d.base + 64, nranks);
   *flag = 0;
-  fail(collective_name(algorithm),
-       (message.empty() ? std::string("an earlier call failed on another rank") : message) +
-           " (found on the device by an earlier call that does not wait; nothing was written)");
+  // the same message as the rank whose input was bad raised at once
+  fail(collective_name(algorithm), message.empty() ? std::string("an earlier call failed on another rank") : message);
 }
 
 // ---- the first exchange --------------------------------------------------------------------------
