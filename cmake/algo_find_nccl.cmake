@@ -44,7 +44,7 @@ function(algo_find_nccl prefix)
     # the Python wheel (GPU machines)
     find_program(_algo_python3 NAMES python3 python)
     if(_algo_python3)
-      execute_process(COMMAND ${_algo_python3} -c "import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__) if nvidia.nccl.__file__ else list(nvidia.nccl.__path__)[0])"
+      execute_process(COMMAND ${_algo_python3} -c "import os, nvidia.nccl as m; f = getattr(m, '__file__', None); print(os.path.dirname(f) if f else list(m.__path__)[0])"
                       OUTPUT_VARIABLE wheel ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
       if(rc EQUAL 0 AND wheel)
         list(APPEND candidates "${wheel}")
