@@ -7,7 +7,8 @@
 //
 //   0. one all-gather of the ranks' records (shape, row ranges, element type; the host waits for it and
 //      every rank raises the same error when one is wrong);
-//   1. the block that stays (q = p) is transposed straight from `in` into `out` (pitched, one pass);
+//   1. the block that stays (q = p) is transposed straight from `in` into `out` (pitched, one pass), on
+//      the unpack stream, beside the packing and the exchange;
 //   2. the blocks for the other ranks go in K chunks of result rows: each chunk is transposed into a
 //      packed send buffer (algo::cuda's pitched transpose), then sent with grouped ncclSend /
 //      ncclRecv (an all-to-all), and each received chunk is copied into its columns of `out`
@@ -118,9 +119,15 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   }
   const std::size_t elem = sizeof(T);
 
-  // ---- 1. the block that stays -------------------------------------------------------------------------
-  if (lr > 0 && lc > 0) algo::transpose(local, in + out_begin, lr, lc, cols, out + row_begin, rows);
-  if (P == 1) return out + lc * rows;
+  // ---- 1. the block that stays: on the caller's stream alone (one rank), else on the unpack stream,
+  // beside the packing and the exchange (the unpacks queue behind it) -----------------------------------------
+  auto stay = [&](const Local& on) {
+    if (lr > 0 && lc > 0) algo::transpose(on, in + out_begin, lr, lc, cols, out + row_begin, rows);
+  };
+  if (P == 1) {
+    stay(local);
+    return out + lc * rows;
+  }
 
   // ---- 2. the rest, in chunks ----------------------------------------------------------------------------
   std::vector<std::size_t> send_off(P + 1, 0), recv_off(P + 1, 0);  // elements
@@ -141,6 +148,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   check_cuda(cudaEventRecord(ev[0], s), name, "cudaEventRecord");
   check_cuda(cudaStreamWaitEvent(cs.exchange, ev[0], 0), name, "cudaStreamWaitEvent");
   check_cuda(cudaStreamWaitEvent(cs.unpack, ev[0], 0), name, "cudaStreamWaitEvent");
+  stay(local.on(cs.unpack));
 
   for (int k = 0; k < K; ++k) {
     // pack chunk k of every other rank's block: rows [c_q + r0, c_q + r1) of the result
