@@ -188,6 +188,10 @@ struct host_slot {
   bool mapped = false;
 };
 inline host_slot thread_host_slot(const char* name, std::size_t bytes) {
+  // 64 KB at the least (up to ~250 ranks): growing means cudaFreeHost, which may wait for every
+  // device, and with one thread per GPU a device may be waiting for this thread's next collective
+  constexpr std::size_t at_least = std::size_t(1) << 16;
+  if (bytes < at_least) bytes = at_least;
   thread_local cuda::pinned_host_block block;
   host_slot s;
   s.mapped = cuda::current_device_info().writes_host_memory;
