@@ -93,6 +93,9 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
     }
     ck.expect(threw, "reduce_into, null input: no error");
     ck.expect(message.find(bad_rank) != std::string::npos, "reduce_into, null input: message " + message);
+    const std::uint64_t h = mg::hash_string(message);
+    ck.expect(mg::same_on_all_ranks(ctx, &h, sizeof h), "reduce_into, null input: ranks raised different messages (" +
+                                                            message + ")");
     out_untouched("reduce_into, null input");
     expect_working(ctx, ck, stream, "reduce_into, null input");
   }
