@@ -104,6 +104,12 @@ OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_fir
   using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
   return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, op, static_cast<Acc>(init));
 }
+/// Thrust's form: init is the value type's T{}, operator plus.
+template <class L, class InIt, class OutIt>
+OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first) {
+  using T = detail::iter_value_t<InIt>;
+  return exclusive_scan(p, first, last, d_first, T{}, plus<T>{});
+}
 template <class L, class InIt, class OutIt, class T>
 OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init) {
   return exclusive_scan(p, first, last, d_first, init, plus<T>{});
