@@ -1,0 +1,112 @@
+// The records <algo/nccl.hpp>'s collectives exchange before anything is written
+// (include/algo/detail/nccl/record.hpp): plain C++, no NCCL and no GPU needed, so CI checks the
+// verdicts and messages every rank derives from the same records.
+#include "catch.hpp"
+
+#include <algo/detail/nccl/record.hpp>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace nr = algo::detail::nccl;
+
+namespace {
+
+/// The gathered blocks of P ranks calling `kind` on lengths `n` (all fine).
+std::vector<unsigned char> blocks_for(nr::collective kind, const std::vector<std::int64_t>& n) {
+  const int P = static_cast<int>(n.size());
+  std::vector<unsigned char> b(static_cast<std::size_t>(P) * nr::block_bytes, 0xab);
+  for (int q = 0; q < P; ++q) {
+    nr::rank_record r;
+    std::memset(&r, 0, sizeof r);
+    r.magic = nr::record_magic;
+    r.rank = q;
+    r.nranks = P;
+    r.algorithm = static_cast<std::uint32_t>(kind);
+    r.elem_size = 4;
+    r.acc_size = 8;
+    r.payload_bytes = 8;
+    r.type_hash = nr::type_hash<int, long long>();
+    r.n = n[q];
+    std::memcpy(b.data() + q * nr::block_bytes, &r, sizeof r);
+  }
+  return b;
+}
+nr::rank_record& rec(std::vector<unsigned char>& b, int q) {
+  return *reinterpret_cast<nr::rank_record*>(b.data() + q * nr::block_bytes);
+}
+
+}  // namespace
+
+TEST_CASE("nccl records: agreeing ranks pass", "[nccl]") {
+  auto b = blocks_for(nr::collective::reduce, {5, 0, 7});
+  CHECK(nr::first_bad_rank(b.data(), 3) == -1);
+  CHECK(nr::describe_failure(b.data(), 3).empty());
+}
+
+TEST_CASE("nccl records: a rank's own problem is named with its text", "[nccl]") {
+  auto b = blocks_for(nr::collective::inclusive_scan, {5, 6, 7});
+  rec(b, 1).problem = static_cast<std::int32_t>(nr::local_problem::message);
+  const char text[] = "input is a null pointer with 6 elements";
+  std::memcpy(b.data() + nr::block_bytes + nr::record_bytes, text, sizeof text);
+  CHECK(nr::first_bad_rank(b.data(), 3) == 1);
+  CHECK(nr::describe_failure(b.data(), 3) == "rank 1 of 3: input is a null pointer with 6 elements");
+}
+
+TEST_CASE("nccl records: the lowest failing rank is the one every rank names", "[nccl]") {
+  auto b = blocks_for(nr::collective::reduce, {1, 2, 3, 4});
+  rec(b, 3).problem = static_cast<std::int32_t>(nr::local_problem::wrong_device);
+  rec(b, 3).device = 0;
+  rec(b, 3).comm_device = 3;
+  rec(b, 2).type_hash ^= 1;
+  const std::string m = nr::describe_failure(b.data(), 4);
+  CHECK(m.rfind("rank 2 of 4: its element type differs from rank 0's", 0) == 0);
+  rec(b, 2).type_hash ^= 1;
+  CHECK(nr::describe_failure(b.data(), 4).rfind("rank 3 of 4: the communicator belongs to device 3 but the call runs on device 0", 0) == 0);
+}
+
+TEST_CASE("nccl records: different collectives, sizes and communicators", "[nccl]") {
+  auto b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 1).algorithm = static_cast<std::uint32_t>(nr::collective::inclusive_scan);
+  CHECK(nr::describe_failure(b.data(), 2) == "rank 1 of 2: called algo::inclusive_scan while rank 0 called algo::reduce");
+  b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 1).acc_size = 4;
+  CHECK(nr::first_bad_rank(b.data(), 2) == 1);
+  b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 1).nranks = 3;
+  CHECK(nr::describe_failure(b.data(), 2).find("communicators differ") != std::string::npos);
+  b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 1).magic = 0;
+  CHECK(nr::describe_failure(b.data(), 2).find("sent no valid record") != std::string::npos);
+}
+
+TEST_CASE("nccl records: a global length over 2^63 - 1", "[nccl]") {
+  const std::int64_t big = std::int64_t(1) << 62;
+  auto b = blocks_for(nr::collective::reduce, {big, big - 1, 0});  // 2^63 - 1 in all
+  CHECK(nr::first_bad_rank(b.data(), 3) == -1);
+  b = blocks_for(nr::collective::reduce, {big, big, 1});
+  CHECK(nr::first_bad_rank(b.data(), 3) == 1);
+  CHECK(nr::describe_failure(b.data(), 3).find("overflows a signed 64-bit count") != std::string::npos);
+}
+
+TEST_CASE("nccl records: transpose shapes and row ranges", "[nccl]") {
+  auto make = [](std::vector<std::array<std::int64_t, 6>> v) {
+    auto b = blocks_for(nr::collective::transpose, std::vector<std::int64_t>(v.size(), 0));
+    for (std::size_t q = 0; q < v.size(); ++q)
+      for (int k = 0; k < 6; ++k) rec(b, static_cast<int>(q)).v[k] = v[q][k];
+    return b;
+  };
+  // 10 x 6 over 3 ranks: rows 0-3, 3-3 (none), 3-10; result rows 0-1, 1-6, 6-6
+  auto good = make({{{10, 6, 0, 3, 0, 1}}, {{10, 6, 3, 3, 1, 6}}, {{10, 6, 3, 10, 6, 6}}});
+  CHECK(nr::first_bad_rank(good.data(), 3) == -1);
+  auto gap = make({{{10, 6, 0, 3, 0, 1}}, {{10, 6, 4, 4, 1, 6}}, {{10, 6, 4, 10, 6, 6}}});
+  CHECK(nr::describe_failure(gap.data(), 3).rfind("rank 1 of 3: its input rows [4, 4) do not continue", 0) == 0);
+  auto short_end = make({{{10, 6, 0, 3, 0, 1}}, {{10, 6, 3, 3, 1, 6}}, {{10, 6, 3, 9, 6, 6}}});
+  CHECK(nr::first_bad_rank(short_end.data(), 3) == 2);
+  auto out_gap = make({{{10, 6, 0, 3, 0, 1}}, {{10, 6, 3, 3, 1, 5}}, {{10, 6, 3, 10, 6, 6}}});
+  CHECK(nr::describe_failure(out_gap.data(), 3).rfind("rank 2 of 3: its output rows [6, 6)", 0) == 0);
+  auto shape = make({{{10, 6, 0, 3, 0, 1}}, {{10, 7, 3, 3, 1, 6}}, {{10, 6, 3, 10, 6, 6}}});
+  CHECK(nr::describe_failure(shape.data(), 3).rfind("rank 1 of 3: its matrix is 10 x 7, rank 0's is 10 x 6", 0) == 0);
+}
