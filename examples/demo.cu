@@ -336,6 +336,7 @@ bool run_multi_gpu(const problem& p, std::vector<row>& table) {
     (void)cudaGetLastError();
     return true;
   }
+  setenv("NCCL_NVLS_ENABLE", "0", 0);  // keep NVLink multicast off (unless the environment says otherwise)
   ncclComm_t comms[2];
   int devs[2] = {0, 1};
   if (ncclCommInitAll(comms, 2, devs) != ncclSuccess) {

@@ -21,6 +21,7 @@
   } while (0)
 
 int main() {
+  setenv("NCCL_NVLS_ENABLE", "0", 0);  // keep NVLink multicast off (unless the environment says otherwise)
   int gpus = 0;
   if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 2) {
     std::printf("SKIP: this example needs two GPUs (found %d)\n", gpus);

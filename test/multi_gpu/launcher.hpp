@@ -223,6 +223,9 @@ inline int main(int argc, char** argv, const body_fn& body) {
       return 2;
     }
   }
+  // NVLink multicast stays off (it can take a shared machine's GPUs out of service); a value the
+  // environment already has is kept
+  setenv("NCCL_NVLS_ENABLE", "0", 0);
   std::string why;
   const int gpus = probe_gpus(why);
   if (gpus <= 0) {
