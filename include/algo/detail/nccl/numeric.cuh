@@ -297,13 +297,15 @@ OutIt scan(const char* name, ncclComm_t comm, const Local& local, InIt first, In
   });
   cuda::maybe_value<Acc> seed = cuda::none<Acc>();
   if constexpr (!std::is_same<Init, no_init_t>::value) seed = cuda::some(static_cast<Acc>(init));
-  Acc zero;
-  std::memset(static_cast<void*>(&zero), 0, sizeof(Acc));
+  // what the fold returns when no lower rank has elements: the init itself (or nothing: has = 0)
+  Acc seed_value;
+  std::memset(static_cast<void*>(&seed_value), 0, sizeof(Acc));
+  if (seed.has) seed_value = seed.value;
   const fold_request req{name, Inclusive ? collective::inclusive_scan : collective::exclusive_scan, c.rank, true,
                          c.rank + 1 < c.nranks};
   const fold_result<Acc> prefix = exchange_and_fold<V, Acc, Acc>(
       req, c, local, v, n, [&](unsigned char* payload) { local_partial<Local, InIt, Acc>(local, first, n, payload, op); },
-      seed, zero, op, no_output{}, false);
+      seed, seed_value, op, no_output{}, false);
   if (n == 0) return d_first;
   local_scan(local, scan_kind<Inclusive>{}, first, n, d_first, op,
              prefix.has ? cuda::some(prefix.value) : cuda::none<Acc>());
