@@ -322,7 +322,7 @@ local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks,
   device_guard g(c.comm_device);
   const cudaStream_t s = streams_for(c.comm, c.comm_device).exchange;
   // keep NCCL's order on this communicator: the side stream starts after the caller's work
-  if (!c.capturing && user_stream != nullptr && c.device == c.comm_device) {
+  if (!c.capturing && c.device == c.comm_device) {
     cudaEvent_t ev;
     if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) == cudaSuccess) {
       if (cudaEventRecord(ev, user_stream) == cudaSuccess) cudaStreamWaitEvent(s, ev, 0);
