@@ -95,8 +95,10 @@ inline int probe_gpus(std::string& why) {
 }
 
 /// Waits for the children; kills them all after `timeout` seconds. 0 when every child exited 0.
+/// Once one child has failed, the others get 15 s more (a rank that died leaves its peers waiting in
+/// NCCL forever).
 inline int wait_all(std::vector<pid_t>& pids, int timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
   int result = 0;
   std::size_t left = pids.size();
   std::vector<bool> done(pids.size(), false);
@@ -112,12 +114,15 @@ inline int wait_all(std::vector<pid_t>& pids, int timeout) {
           std::fprintf(stderr, "process %zu %s %d\n", i, WIFEXITED(status) ? "exited with" : "was killed by signal",
                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
           result = 1;
+          const auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+          if (grace < deadline) deadline = grace;
         }
       }
     }
     if (left == 0) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      std::fprintf(stderr, "FAIL: timed out after %d s (a rank hung); killing the ranks\n", timeout);
+      if (result == 0) std::fprintf(stderr, "FAIL: timed out after %d s (a rank hung); killing the ranks\n", timeout);
+      else std::fprintf(stderr, "FAIL: a rank failed and the others did not finish within 15 s; killing them\n");
       for (std::size_t i = 0; i < pids.size(); ++i)
         if (!done[i]) kill(pids[i], SIGKILL);
       for (std::size_t i = 0; i < pids.size(); ++i)
