@@ -99,15 +99,14 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
   check_nccl(ncclCommUserRank(comm, &c.rank), name, "ncclCommUserRank", comm);
   check_nccl(ncclCommCount(comm, &c.nranks), name, "ncclCommCount", comm);
   check_nccl(ncclCommCuDevice(comm, &c.comm_device), name, "ncclCommCuDevice", comm);
+  // the device the call runs on: the current one (temporaries are allocated there), and the
+  // stream's; either one differing from the communicator's is this rank's error
   check_cuda(cudaGetDevice(&c.device), name, "cudaGetDevice");
 #if CUDART_VERSION >= 12080
-  if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread) {
+  if (c.device == c.comm_device && stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread) {
     int sdev = c.device;
-    if (cudaStreamGetDevice(stream, &sdev) == cudaSuccess) {
-      if (sdev != c.device) c.device = sdev;
-    } else {
-      (void)cudaGetLastError();
-    }
+    if (cudaStreamGetDevice(stream, &sdev) == cudaSuccess) c.device = sdev;
+    else (void)cudaGetLastError();
   }
 #endif
   if (c.device == c.comm_device) c.capturing = cuda::stream_is_capturing(stream, name);
