@@ -46,7 +46,23 @@ class nccl_error : public error {
 namespace algo::detail::nccl {
 
 inline void check_nccl(ncclResult_t r, const char* algorithm, const char* call, ncclComm_t comm = nullptr) {
-  if (r == ncclSuccess || r == ncclInProgress) return;
+  if (r == ncclSuccess) return;
+  if (r == ncclInProgress) {
+    // a non-blocking communicator: the call completes in the background; wait until it has been
+    // queued (or has failed) before the next step uses its stream
+    if (comm == nullptr) return;
+    ncclResult_t state = ncclInProgress;
+    while (state == ncclInProgress) {
+      const ncclResult_t q = ncclCommGetAsyncError(comm, &state);
+      if (q != ncclSuccess) {
+        state = q;
+        break;
+      }
+      if (state == ncclInProgress) std::this_thread::yield();
+    }
+    if (state == ncclSuccess) return;
+    r = state;
+  }
   std::string detail;
 #if NCCL_VERSION_CODE >= 21300
   if (const char* last = ncclGetLastError(comm)) detail = last;
