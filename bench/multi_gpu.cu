@@ -241,6 +241,11 @@ int main(int argc, char** argv) {
     (void)s;
   });
   rep.add({"reduce", "i32 1024/GPU", small, "algo::cuda 1 GPU", t, small * 4.0, "algo::cuda 1 GPU"});
+  t = wall_ms(gpus, 1, reps * 5, [&](gpu& g, int r, int) {
+    volatile int s = algo::reduce(algo::nccl(g.solo).on(g.stream), in[r], in[r] + small, 0);
+    (void)s;
+  });
+  rep.add({"reduce", "i32 1024/GPU", small, "algo::nccl 1 rank", t, small * 4.0, "algo::cuda 1 GPU"});
   if (P > 1) {
     t = wall_ms(gpus, P, reps * 5, [&](gpu& g, int r, int) {
       volatile int s = algo::reduce(algo::nccl(g.comm).on(g.stream), in[r], in[r] + small, 0);
