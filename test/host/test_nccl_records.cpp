@@ -110,3 +110,84 @@ TEST_CASE("nccl records: transpose shapes and row ranges", "[nccl]") {
   auto shape = make({{{10, 6, 0, 3, 0, 1}}, {{10, 7, 3, 3, 1, 6}}, {{10, 6, 3, 10, 6, 6}}});
   CHECK(nr::describe_failure(shape.data(), 3).rfind("rank 1 of 3: its matrix is 10 x 7, rank 0's is 10 x 6", 0) == 0);
 }
+
+// ---- the distributed transpose's plan, run on the host: P simulated ranks exchange through memcpy ----
+#include <algo/detail/nccl/transpose_plan.hpp>
+
+namespace {
+
+void run_step(const float* src, float* dst, const nr::transpose_step& t) {
+  for (std::int64_t i = 0; i < t.r; ++i)
+    for (std::int64_t j = 0; j < t.c; ++j) dst[t.dst_offset + j * t.ld_dst + i] = src[t.src_offset + i * t.ld_src + j];
+}
+
+/// Transposes a rows x cols matrix over ranks with the given input / result row counts, as
+/// detail/nccl/transpose.cuh does (stay, then per chunk: pack, exchange, unpack), on the host.
+bool simulate(std::int64_t rows, std::int64_t cols, const std::vector<std::int64_t>& in_rows,
+              const std::vector<std::int64_t>& out_rows, std::size_t elem_for_chunks) {
+  const int P = static_cast<int>(in_rows.size());
+  std::vector<nr::rank_rows> ranges(P);
+  std::int64_t a = 0, c = 0;
+  for (int q = 0; q < P; ++q) {
+    ranges[q] = {a, a + in_rows[q], c, c + out_rows[q]};
+    a += in_rows[q];
+    c += out_rows[q];
+  }
+  std::vector<float> m(rows * cols);
+  for (std::size_t i = 0; i < m.size(); ++i) m[i] = static_cast<float>(i);
+  std::vector<nr::transpose_plan> plans;
+  std::vector<std::vector<float>> send(P), recv(P), out(P);
+  for (int q = 0; q < P; ++q) {
+    plans.emplace_back(rows, cols, elem_for_chunks, ranges, q);
+    send[q].assign(plans[q].send_elements(), -1.0f);
+    recv[q].assign(plans[q].recv_elements(), -1.0f);
+    out[q].assign(plans[q].out_elements(), -1.0f);
+  }
+  for (int p = 0; p < P; ++p) run_step(m.data() + ranges[p].rb * cols, out[p].data(), plans[p].stay());
+  const int K = plans[0].chunks();
+  for (int k = 0; k < K; ++k) {
+    for (int p = 0; p < P; ++p)
+      for (int q = 0; q < P; ++q)
+        if (q != p) run_step(m.data() + ranges[p].rb * cols, send[p].data(), plans[p].pack(q, k));
+    for (int p = 0; p < P; ++p)
+      for (int q = 0; q < P; ++q) {
+        if (q == p) continue;
+        const nr::span_step s = plans[p].send(q, k), r = plans[q].recv(p, k);
+        if (s.count != r.count) return false;  // NCCL would hang or corrupt here
+        std::copy(send[p].begin() + s.offset, send[p].begin() + s.offset + s.count, recv[q].begin() + r.offset);
+      }
+    for (int p = 0; p < P; ++p)
+      for (int q = 0; q < P; ++q) {
+        if (q == p) continue;
+        const nr::copy_step u = plans[p].unpack(q, k);
+        for (std::int64_t h = 0; h < u.height; ++h)
+          for (std::int64_t w = 0; w < u.width; ++w)
+            out[p][u.dst_offset + h * u.dst_pitch + w] = recv[p][u.src_offset + h * u.src_pitch + w];
+      }
+  }
+  for (int p = 0; p < P; ++p)
+    for (std::int64_t j = ranges[p].ob; j < ranges[p].oe; ++j)
+      for (std::int64_t i = 0; i < rows; ++i)
+        if (out[p][(j - ranges[p].ob) * rows + i] != m[i * cols + j]) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("nccl transpose plan: every rank's result rows, simulated on the host", "[nccl]") {
+  CHECK(simulate(1, 1, {1}, {1}, 4));
+  CHECK(simulate(5, 7, {5}, {7}, 4));
+  CHECK(simulate(5, 7, {2, 3}, {4, 3}, 4));
+  CHECK(simulate(5, 7, {0, 5}, {7, 0}, 4));
+  CHECK(simulate(5, 7, {5, 0}, {0, 7}, 4));
+  CHECK(simulate(9, 4, {1, 0, 8}, {2, 2, 0}, 4));
+  CHECK(simulate(31, 17, {3, 11, 0, 17}, {5, 0, 6, 6}, 4));
+  CHECK(simulate(0, 5, {0, 0}, {2, 3}, 4));
+  CHECK(simulate(6, 0, {3, 3}, {0, 0}, 4));
+  // several chunks: an element size that makes the plan cut each block in 8 (1 GB per rank)
+  CHECK(nr::chunk_count(64, 64, std::size_t(1) << 20, 2) == 8);
+  CHECK(simulate(64, 64, {20, 44}, {37, 27}, std::size_t(1) << 20));
+  CHECK(simulate(63, 65, {1, 30, 32}, {33, 0, 32}, std::size_t(1) << 20));
+  CHECK(nr::chunk_count(40, 3, std::size_t(1) << 23, 3) == 5);
+  CHECK(simulate(40, 3, {13, 14, 13}, {1, 1, 1}, std::size_t(1) << 23));  // fewer result rows than chunks
+}

@@ -33,6 +33,7 @@
 #include "../validate.hpp"
 #include "record.hpp"
 #include "runtime.cuh"
+#include "transpose_plan.hpp"
 
 namespace algo::detail::nccl {
 
@@ -53,17 +54,6 @@ class event_set {
  private:
   std::vector<cudaEvent_t> ev_;
 };
-
-/// Start of chunk k of K over [0, len) (even split).
-inline std::int64_t chunk_begin(std::int64_t len, int k, int K) { return len * k / K; }
-
-/// How many chunks: about 64 MB of the whole matrix per rank and chunk, 1 to 8 (the same on every
-/// rank: it depends only on the shape, the element size and the rank count).
-inline int chunk_count(std::int64_t rows, std::int64_t cols, std::size_t elem, int nranks) {
-  const double bytes = static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(elem) / nranks;
-  const int k = static_cast<int>(bytes / (64.0 * 1024 * 1024));
-  return std::max(1, std::min(8, k));
-}
 
 template <class Local, class T>
 T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows, std::int64_t cols,
@@ -104,7 +94,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   const cudaStream_t s = local.stream;
   const int P = c.nranks, me = c.rank;
   const std::size_t blocks_bytes = static_cast<std::size_t>(P) * block_bytes;
-  std::vector<rank_record> recs(static_cast<std::size_t>(P));
+  std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
   {
     cuda::temporary_buffer buf(local, blocks_bytes);
     unsigned char* mine = buf.as<unsigned char>() + static_cast<std::size_t>(me) * block_bytes;
@@ -115,82 +105,70 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
     check_cuda(cudaMemcpyAsync(hs.host, buf.get(), blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
     wait_for_stream(name, comm, s);
     check_records(name, hs.host, P);
-    for (int q = 0; q < P; ++q) std::memcpy(&recs[q], hs.host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
+    for (int q = 0; q < P; ++q) {
+      rank_record r;
+      std::memcpy(&r, hs.host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
+      ranges[q] = rank_rows{r.v[2], r.v[3], r.v[4], r.v[5]};
+    }
   }
   const std::size_t elem = sizeof(T);
+  const transpose_plan plan(rows, cols, elem, std::move(ranges), me);
+  auto run = [&](const Local& on, const T* src, T* dst, const transpose_step& t) {
+    if (!t.empty()) algo::transpose(on, src + t.src_offset, t.r, t.c, t.ld_src, dst + t.dst_offset, t.ld_dst);
+  };
 
   // ---- 1. the block that stays: on the caller's stream alone (one rank), else on the unpack stream,
   // beside the packing and the exchange (the unpacks queue behind it) -----------------------------------------
-  auto stay = [&](const Local& on) {
-    if (lr > 0 && lc > 0) algo::transpose(on, in + out_begin, lr, lc, cols, out + row_begin, rows);
-  };
   if (P == 1) {
-    stay(local);
-    return out + lc * rows;
+    run(local, in, out, plan.stay());
+    return out + plan.out_elements();
   }
 
   // ---- 2. the rest, in chunks ----------------------------------------------------------------------------
-  std::vector<std::size_t> send_off(P + 1, 0), recv_off(P + 1, 0);  // elements
-  for (int q = 0; q < P; ++q) {
-    const std::int64_t hq = q == me ? 0 : recs[q].v[5] - recs[q].v[4];  // q's result rows
-    const std::int64_t wq = q == me ? 0 : recs[q].v[3] - recs[q].v[2];  // q's input rows
-    send_off[q + 1] = send_off[q] + static_cast<std::size_t>(hq * lr);
-    recv_off[q + 1] = recv_off[q] + static_cast<std::size_t>(lc * wq);
-  }
-  cuda::temporary_buffer sendbuf(local, send_off[P] * elem);
-  cuda::temporary_buffer recvbuf(local, recv_off[P] * elem);
+  cuda::temporary_buffer sendbuf(local, static_cast<std::size_t>(plan.send_elements()) * elem);
+  cuda::temporary_buffer recvbuf(local, static_cast<std::size_t>(plan.recv_elements()) * elem);
   T* const send = sendbuf.as<T>();
   T* const recv = recvbuf.as<T>();
 
-  const int K = chunk_count(rows, cols, elem, P);
+  const int K = plan.chunks();
   const comm_streams cs = streams_for(comm, c.comm_device);
   event_set ev(static_cast<std::size_t>(2 * K + 3));  // [0] start, [1..K] packed, [K+1..2K] received, [2K+1] exchanged, [2K+2] unpacked
   check_cuda(cudaEventRecord(ev[0], s), name, "cudaEventRecord");
   check_cuda(cudaStreamWaitEvent(cs.exchange, ev[0], 0), name, "cudaStreamWaitEvent");
   check_cuda(cudaStreamWaitEvent(cs.unpack, ev[0], 0), name, "cudaStreamWaitEvent");
-  stay(local.on(cs.unpack));
+  run(local.on(cs.unpack), in, out, plan.stay());
 
   for (int k = 0; k < K; ++k) {
-    // pack chunk k of every other rank's block: rows [c_q + r0, c_q + r1) of the result
-    for (int q = 0; q < P; ++q) {
-      if (q == me || lr == 0) continue;
-      const std::int64_t hq = recs[q].v[5] - recs[q].v[4];
-      const std::int64_t r0 = chunk_begin(hq, k, K), r1 = chunk_begin(hq, k + 1, K);
-      if (r1 == r0) continue;
-      algo::transpose(local, in + recs[q].v[4] + r0, lr, r1 - r0, cols, send + send_off[q] + r0 * lr, lr);
-    }
+    // pack chunk k of every other rank's block
+    for (int q = 0; q < P; ++q)
+      if (q != me) run(local, in, send, plan.pack(q, k));
     check_cuda(cudaEventRecord(ev[1 + k], s), name, "cudaEventRecord");
     // exchange chunk k
     check_cuda(cudaStreamWaitEvent(cs.exchange, ev[1 + k], 0), name, "cudaStreamWaitEvent");
     check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
     for (int q = 0; q < P; ++q) {
       if (q == me) continue;
-      const std::int64_t hq = recs[q].v[5] - recs[q].v[4];
-      const std::int64_t s0 = chunk_begin(hq, k, K), s1 = chunk_begin(hq, k + 1, K);
-      const std::size_t send_bytes = static_cast<std::size_t>((s1 - s0) * lr) * elem;
-      if (send_bytes)
-        check_nccl(ncclSend(send + send_off[q] + s0 * lr, send_bytes, ncclUint8, q, comm, cs.exchange), name,
-                   "ncclSend", comm);
-      const std::int64_t wq = recs[q].v[3] - recs[q].v[2];
-      const std::int64_t r0 = chunk_begin(lc, k, K), r1 = chunk_begin(lc, k + 1, K);
-      const std::size_t recv_bytes = static_cast<std::size_t>((r1 - r0) * wq) * elem;
-      if (recv_bytes)
-        check_nccl(ncclRecv(recv + recv_off[q] + r0 * wq, recv_bytes, ncclUint8, q, comm, cs.exchange), name,
-                   "ncclRecv", comm);
+      const span_step out_span = plan.send(q, k), in_span = plan.recv(q, k);
+      if (out_span.count)
+        check_nccl(ncclSend(send + out_span.offset, static_cast<std::size_t>(out_span.count) * elem, ncclUint8, q, comm,
+                            cs.exchange),
+                   name, "ncclSend", comm);
+      if (in_span.count)
+        check_nccl(ncclRecv(recv + in_span.offset, static_cast<std::size_t>(in_span.count) * elem, ncclUint8, q, comm,
+                            cs.exchange),
+                   name, "ncclRecv", comm);
     }
     check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
     check_cuda(cudaEventRecord(ev[1 + K + k], cs.exchange), name, "cudaEventRecord");
     // unpack chunk k into its columns of out
     check_cuda(cudaStreamWaitEvent(cs.unpack, ev[1 + K + k], 0), name, "cudaStreamWaitEvent");
-    const std::int64_t r0 = chunk_begin(lc, k, K), r1 = chunk_begin(lc, k + 1, K);
     for (int q = 0; q < P; ++q) {
       if (q == me) continue;
-      const std::int64_t wq = recs[q].v[3] - recs[q].v[2];
-      if (wq == 0 || r1 == r0) continue;
-      check_cuda(cudaMemcpy2DAsync(out + r0 * rows + recs[q].v[2], static_cast<std::size_t>(rows) * elem,
-                                   recv + recv_off[q] + r0 * wq, static_cast<std::size_t>(wq) * elem,
-                                   static_cast<std::size_t>(wq) * elem, static_cast<std::size_t>(r1 - r0),
-                                   cudaMemcpyDeviceToDevice, cs.unpack),
+      const copy_step u = plan.unpack(q, k);
+      if (u.empty()) continue;
+      check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem, recv + u.src_offset,
+                                   static_cast<std::size_t>(u.src_pitch) * elem, static_cast<std::size_t>(u.width) * elem,
+                                   static_cast<std::size_t>(u.height), cudaMemcpyDeviceToDevice, cs.unpack),
                  name, "cudaMemcpy2DAsync");
     }
   }
@@ -199,7 +177,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   check_cuda(cudaEventRecord(ev[2 * K + 2], cs.unpack), name, "cudaEventRecord");
   check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 1], 0), name, "cudaStreamWaitEvent");
   check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 2], 0), name, "cudaStreamWaitEvent");
-  return out + lc * rows;
+  return out + plan.out_elements();
 }
 
 }  // namespace algo::detail::nccl
