@@ -1,6 +1,8 @@
-// The records <algo/nccl.hpp>'s collectives exchange before anything is written
-// (include/algo/detail/nccl/record.hpp): plain C++, no NCCL and no GPU needed, so CI checks the
-// verdicts and messages every rank derives from the same records.
+// What <algo/nccl.hpp>'s collectives decide on the host side, checked in plain C++ (no NCCL, no GPU,
+// so CI runs it): the records every rank exchanges before anything is written and the verdicts and
+// messages every rank derives from them (detail/nccl/record.hpp), the fold of the ranks' partials in
+// rank order (detail/nccl/fold.hpp), and the distributed transpose's plan, simulated over many
+// splits (detail/nccl/transpose_plan.hpp).
 #include "catch.hpp"
 
 #include <algo/detail/nccl/record.hpp>
@@ -190,4 +192,65 @@ TEST_CASE("nccl transpose plan: every rank's result rows, simulated on the host"
   CHECK(simulate(63, 65, {1, 30, 32}, {33, 0, 32}, std::size_t(1) << 20));
   CHECK(nr::chunk_count(40, 3, std::size_t(1) << 23, 3) == 5);
   CHECK(simulate(40, 3, {13, 14, 13}, {1, 1, 1}, std::size_t(1) << 23));  // fewer result rows than chunks
+}
+
+// ---- the fold of the partials in rank order (what the fold kernel runs) ------------------------------
+#include <algo/detail/nccl/fold.hpp>
+
+namespace {
+struct map2 {  // x -> a x + b, composed left to right: non-commutative
+  long long a, b;
+};
+struct then {
+  map2 operator()(const map2& f, const map2& g) const { return map2{f.a * g.a, f.b * g.a + g.b}; }
+};
+bool same(const map2& x, const map2& y) { return x.a == y.a && x.b == y.b; }
+}  // namespace
+
+TEST_CASE("nccl fold: partials of non-empty ranks in rank order, init first", "[nccl]") {
+  // ranks 0..3 with 3, 0, 2, 5 elements; rank 1's payload is garbage (it has no elements)
+  auto b = blocks_for(nr::collective::reduce, {3, 0, 2, 5});
+  const map2 p[4] = {{2, 1}, {99, 99}, {3, 5}, {7, 11}};
+  std::vector<unsigned char> payloads(4 * nr::block_bytes, 0);
+  for (int q = 0; q < 4; ++q) std::memcpy(payloads.data() + q * nr::block_bytes, &p[q], sizeof(map2));
+  then op;
+  const map2 init{1, 4};
+  // a reduction: every rank, init first
+  auto all = nr::fold_partials<map2, map2>(b.data(), payloads.data(), nr::block_bytes, 4, true, init, op);
+  CHECK(all.has);
+  CHECK(all.any);
+  CHECK(same(all.value, op(op(op(init, p[0]), p[2]), p[3])));
+  // a scan's prefix for rank 2: init, then rank 0 (rank 1 is empty)
+  auto pre2 = nr::fold_partials<map2, map2>(b.data(), payloads.data(), nr::block_bytes, 2, true, init, op);
+  CHECK(same(pre2.value, op(init, p[0])));
+  // rank 0: init itself, no partial
+  auto pre0 = nr::fold_partials<map2, map2>(b.data(), payloads.data(), nr::block_bytes, 0, true, init, op);
+  CHECK(pre0.has);
+  CHECK_FALSE(pre0.any);
+  CHECK(same(pre0.value, init));
+  // an inclusive scan without init: rank 0 has no prefix, rank 1 and 2 get rank 0's partial
+  auto none0 = nr::fold_partials<map2, map2>(b.data(), payloads.data(), nr::block_bytes, 0, false, map2{0, 0}, op);
+  CHECK_FALSE(none0.has);
+  auto none2 = nr::fold_partials<map2, map2>(b.data(), payloads.data(), nr::block_bytes, 2, false, map2{0, 0}, op);
+  CHECK(none2.has);
+  CHECK(same(none2.value, p[0]));
+  // ranks before which every range is empty
+  auto e = blocks_for(nr::collective::reduce, {0, 0, 4});
+  auto pe = nr::fold_partials<map2, map2>(e.data(), payloads.data(), nr::block_bytes, 2, false, map2{0, 0}, op);
+  CHECK_FALSE(pe.has);
+  // (present, value) partials, in a payload area of their own stride
+  using L = nr::lifted<map2>;
+  std::vector<unsigned char> lp(4 * 256, 0);
+  for (int q = 0; q < 4; ++q) {
+    const L l{p[q], q == 1 ? 0 : 1};
+    std::memcpy(lp.data() + q * 256, &l, sizeof(L));
+  }
+  auto lf = nr::fold_partials<map2, L>(b.data(), lp.data(), 256, 4, true, init, op);
+  CHECK(same(lf.value, all.value));
+  // lifted_op keeps order and skips empty sides
+  nr::lifted_op<then, map2> lop{op};
+  const L x{p[0], 1}, y{p[2], 1}, none{map2{0, 0}, 0};
+  CHECK(same(lop(x, y).value, op(p[0], p[2])));
+  CHECK(same(lop(none, y).value, p[2]));
+  CHECK(same(lop(x, none).value, p[0]));
 }

@@ -35,37 +35,13 @@
 #include "../iterator.hpp"
 #include "../scan_kind.hpp"
 #include "../validate.hpp"
+#include "fold.hpp"
 #include "record.hpp"
 #include "runtime.cuh"
 
 namespace algo::detail::nccl {
 
 // ---- partials ----------------------------------------------------------------------------------------
-/// A partial that may be empty (the fold of operators without a known identity).
-template <class Acc>
-struct lifted {
-  Acc value;
-  int has;
-};
-template <class Acc>
-struct lift_value {
-  ALGO_EXEC_CHECK_DISABLE
-  template <class X>
-  ALGO_HD lifted<Acc> operator()(const X& x) const {
-    return lifted<Acc>{static_cast<Acc>(x), 1};
-  }
-};
-template <class Op, class Acc>
-struct lifted_op {
-  mutable Op op;
-  ALGO_EXEC_CHECK_DISABLE
-  ALGO_HD lifted<Acc> operator()(const lifted<Acc>& a, const lifted<Acc>& b) const {
-    if (!a.has) return b;
-    if (!b.has) return a;
-    return lifted<Acc>{static_cast<Acc>(op(a.value, b.value)), 1};
-  }
-};
-
 /// Plus on an arithmetic accumulator: the partial starts from the identity (0; -0.0 for floating
 /// point, the exact identity of IEEE addition).
 template <class Op, class Acc>
@@ -124,20 +100,9 @@ __global__ void fold_kernel(const unsigned char* blocks, const unsigned char* pa
         reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(blocks)[i];
     }
   } else if (threadIdx.x == 0) {
-    cuda::maybe_value<Acc> acc = init;
-    bool any = false;
-    for (int q = 0; q < upto; ++q) {
-      rank_record r;
-      memcpy(&r, blocks + static_cast<std::size_t>(q) * block_bytes, sizeof(r));
-      if (r.n <= 0) continue;
-      Partial part;
-      memcpy(&part, payloads + static_cast<std::size_t>(q) * payload_stride, sizeof(Partial));
-      Acc v;
-      if constexpr (std::is_same<Partial, Acc>::value) v = part;
-      else v = part.value;
-      acc = acc.has ? cuda::some(static_cast<Acc>(op(acc.value, v))) : cuda::some(v);
-      any = true;
-    }
+    const fold_value<Acc> acc =
+        fold_partials<Acc, Partial>(blocks, payloads, payload_stride, upto, init.has, init.value, op);
+    const bool any = acc.any;
     Result result = any ? static_cast<Result>(acc.value) : init_result;
     if (out_enabled) *out = result;
     if (slot) {
