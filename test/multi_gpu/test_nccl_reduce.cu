@@ -122,6 +122,30 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
       ck.expect(out_a.host()[0] == ref_a, where + ": reduce_into affine");
     }
   }
+
+  // ---- reduce_into captured into a CUDA graph: every replay folds the data present then -------------------
+  {
+    const std::int64_t m = 1000 + 37 * ctx.rank, total_m = 1000LL * ctx.nranks + 37LL * ctx.nranks * (ctx.nranks - 1) / 2;
+    mg::dbuf<int> d(std::vector<int>(m, 1));
+    mg::dbuf<long long> out(1);
+    algo::reduce_into(p, d.p, d.p + m, out.p, 0LL);  // once outside the capture (first-use set-up)
+    algo::synchronize(p);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    mg::die_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    algo::reduce_into(p, d.p, d.p + m, out.p, 5LL);
+    mg::die_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+    mg::die_cuda(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    algo::synchronize(p);
+    ck.expect(out.host()[0] == 5 + total_m, "graph replay 1: reduce_into gave " + std::to_string(out.host()[0]));
+    mg::die_cuda(cudaMemcpy(d.p, std::vector<int>(m, 3).data(), m * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    algo::synchronize(p);
+    ck.expect(out.host()[0] == 5 + 3 * total_m, "graph replay 2: reduce_into gave " + std::to_string(out.host()[0]));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
   cudaStreamDestroy(stream);
 }
 
