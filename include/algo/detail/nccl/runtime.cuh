@@ -45,20 +45,27 @@ class nccl_error : public error {
 
 namespace algo::detail::nccl {
 
+/// ncclInProgress (non-blocking communicators, NCCL 2.14 and later).
+#if NCCL_VERSION_CODE >= 21400
+inline constexpr ncclResult_t in_progress = ncclInProgress;
+#else
+inline constexpr ncclResult_t in_progress = static_cast<ncclResult_t>(-1);  // never returned
+#endif
+
 inline void check_nccl(ncclResult_t r, const char* algorithm, const char* call, ncclComm_t comm = nullptr) {
   if (r == ncclSuccess) return;
-  if (r == ncclInProgress) {
+  if (r == in_progress) {
     // a non-blocking communicator: the call completes in the background; wait until it has been
     // queued (or has failed) before the next step uses its stream
     if (comm == nullptr) return;
-    ncclResult_t state = ncclInProgress;
-    while (state == ncclInProgress) {
+    ncclResult_t state = in_progress;
+    while (state == in_progress) {
       const ncclResult_t q = ncclCommGetAsyncError(comm, &state);
       if (q != ncclSuccess) {
         state = q;
         break;
       }
-      if (state == ncclInProgress) std::this_thread::yield();
+      if (state == in_progress) std::this_thread::yield();
     }
     if (state == ncclSuccess) return;
     r = state;
@@ -76,7 +83,7 @@ inline void check_nccl(ncclResult_t r, const char* algorithm, const char* call, 
 inline void check_async(ncclComm_t comm, const char* algorithm) {
   ncclResult_t state = ncclSuccess;
   check_nccl(ncclCommGetAsyncError(comm, &state), algorithm, "ncclCommGetAsyncError", comm);
-  if (state != ncclSuccess && state != ncclInProgress)
+  if (state != ncclSuccess && state != in_progress)
     throw nccl_error(algorithm, "ncclCommGetAsyncError (an earlier NCCL operation)", state);
 }
 
