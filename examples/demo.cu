@@ -56,6 +56,10 @@
 #  include <thrust/copy.h>
 #  include <thrust/device_vector.h>
 #endif
+#if defined(__CUDACC__) && defined(ALGO_DEMO_NCCL)
+#  include <algo/nccl.hpp>  // the multi-GPU rows (built so when CMake finds NCCL)
+#  include <thread>
+#endif
 
 namespace {
 
@@ -288,6 +292,159 @@ void device_sync() {
 }
 #endif
 
+
+#if defined(__CUDACC__) && defined(ALGO_DEMO_NCCL)
+// ---- two GPUs over NCCL (algo::nccl): each GPU holds half of every input ---------------------------
+struct gpu_part {
+  int dev = 0;
+  cudaStream_t stream = nullptr;
+  ncclComm_t comm = nullptr;
+  std::int64_t off = 0, len = 0;      // this GPU's elements of the sequences
+  std::int64_t rb = 0, re = 0;        // its rows of the matrix
+  std::int64_t ob = 0, oe = 0;        // its rows of the transposed matrix
+  int *ints = nullptr, *out = nullptr;
+  float *x = nullptr, *y = nullptr, *m = nullptr, *mt = nullptr;
+  std::int64_t sum = 0;
+  double dot = 0;
+};
+
+void demo_check(cudaError_t e) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + cudaGetErrorString(e));
+}
+
+/// Best of three runs after a warm-up of f on both GPUs at once (a thread each), wall clock.
+template <class F>
+double time_both(std::vector<gpu_part>& g, F&& f) {
+  auto round = [&] {
+    std::vector<std::thread> t;
+    for (auto& part : g)
+      t.emplace_back([&part, &f] {
+        demo_check(cudaSetDevice(part.dev));
+        f(part);
+        demo_check(cudaStreamSynchronize(part.stream));
+      });
+    for (auto& th : t) th.join();
+  };
+  return time_ms(round, [] {});
+}
+
+/// The multi-GPU rows: every algorithm split across two GPUs, checked against the standard library.
+bool run_multi_gpu(const problem& p, std::vector<row>& table) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count < 2) {
+    std::printf("One GPU: the multi-GPU rows (algo::nccl over two GPUs) are left out.\n");
+    (void)cudaGetLastError();
+    return true;
+  }
+  setenv("NCCL_NVLS_ENABLE", "0", 0);  // keep NVLink multicast off (unless the environment says otherwise)
+  ncclComm_t comms[2];
+  int devs[2] = {0, 1};
+  if (ncclCommInitAll(comms, 2, devs) != ncclSuccess) {
+    std::printf("ncclCommInitAll failed: the multi-GPU rows are left out.\n");
+    return true;
+  }
+  std::vector<gpu_part> g(2);
+  const std::int64_t half = p.n / 3;  // uneven on purpose: GPU 0 a third, GPU 1 the rest
+  const std::int64_t row_half = p.rows / 2, col_half = p.cols / 3;
+  for (int r = 0; r < 2; ++r) {
+    gpu_part& q = g[r];
+    q.dev = r;
+    q.comm = comms[r];
+    q.off = r == 0 ? 0 : half;
+    q.len = r == 0 ? half : p.n - half;
+    q.rb = r == 0 ? 0 : row_half;
+    q.re = r == 0 ? row_half : p.rows;
+    q.ob = r == 0 ? 0 : col_half;
+    q.oe = r == 0 ? col_half : p.cols;
+    demo_check(cudaSetDevice(r));
+    demo_check(cudaStreamCreate(&q.stream));
+    auto upload = [](auto*& d, const auto* h, std::int64_t count) {
+      demo_check(cudaMalloc(reinterpret_cast<void**>(&d), (count ? count : 1) * sizeof(*h)));
+      demo_check(cudaMemcpy(d, h, count * sizeof(*h), cudaMemcpyHostToDevice));
+    };
+    upload(q.ints, p.ints.data() + q.off, q.len);
+    upload(q.x, p.x.data() + q.off, q.len);
+    upload(q.y, p.y.data() + q.off, q.len);
+    upload(q.m, p.matrix.data() + q.rb * p.cols, (q.re - q.rb) * p.cols);
+    demo_check(cudaMalloc(reinterpret_cast<void**>(&q.out), (q.len ? q.len : 1) * sizeof(int)));
+    demo_check(cudaMalloc(reinterpret_cast<void**>(&q.mt), ((q.oe - q.ob) * p.rows + 1) * sizeof(float)));
+  }
+  auto gather_ints = [&] {
+    std::vector<int> h(p.n);
+    for (auto& q : g) {
+      demo_check(cudaSetDevice(q.dev));
+      demo_check(cudaMemcpy(h.data() + q.off, q.out, q.len * sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    return h;
+  };
+  bool all_ok = true;
+  auto add = [&](int algorithm, std::string label, std::int64_t n, double ms, bool ok) {
+    table.push_back({algorithm, std::move(label), "algo::nccl x2", n, ms, ok ? "ok" : "WRONG"});
+    all_ok = all_ok && ok;
+  };
+  std::vector<int> expect(p.n);
+
+  double ms = time_both(g, [](gpu_part& q) {
+    algo::inclusive_scan(algo::nccl(q.comm).on(q.stream), q.ints, q.ints + q.len, q.out);
+  });
+  std::inclusive_scan(p.ints.begin(), p.ints.end(), expect.begin());
+  add(0, algorithm_names[0], p.n, ms, gather_ints() == expect);
+
+  ms = time_both(g, [](gpu_part& q) {
+    algo::exclusive_scan(algo::nccl(q.comm).on(q.stream), q.ints, q.ints + q.len, q.out, 7);
+  });
+  std::exclusive_scan(p.ints.begin(), p.ints.end(), expect.begin(), 7);
+  add(1, algorithm_names[1], p.n, ms, gather_ints() == expect);
+
+  ms = time_both(g, [](gpu_part& q) {
+    q.sum = algo::reduce(algo::nccl(q.comm).on(q.stream), q.ints, q.ints + q.len, std::int64_t{0});
+  });
+  const std::int64_t sum = std::accumulate(p.ints.begin(), p.ints.end(), std::int64_t{0});
+  add(2, algorithm_names[2], p.n, ms, g[0].sum == sum && g[1].sum == sum);
+
+  ms = time_both(g, [](gpu_part& q) {
+    q.dot = algo::transform_reduce(algo::nccl(q.comm).on(q.stream), q.x, q.x + q.len, q.y, 0.0);
+  });
+  double dot = 0, magnitude = 0;
+  for (std::int64_t i = 0; i < p.n; ++i) {
+    dot += static_cast<double>(p.x[i] * p.y[i]);
+    magnitude += std::fabs(static_cast<double>(p.x[i] * p.y[i]));
+  }
+  const double tolerance = static_cast<double>(p.n) * 0x1p-52 * magnitude + 1e-12;
+  // the same bits on both GPUs
+  add(3, "transform_reduce (dot)", p.n, ms,
+      std::memcmp(&g[0].dot, &g[1].dot, sizeof dot) == 0 && std::fabs(g[0].dot - dot) <= tolerance);
+
+  ms = time_both(g, [&p](gpu_part& q) {
+    algo::transpose(algo::nccl(q.comm).on(q.stream), q.m, p.rows, p.cols, algo::row_range{q.rb, q.re}, q.mt,
+                    algo::row_range{q.ob, q.oe});
+  });
+  bool same = true;
+  for (auto& q : g) {
+    demo_check(cudaSetDevice(q.dev));
+    std::vector<float> h((q.oe - q.ob) * p.rows);
+    demo_check(cudaMemcpy(h.data(), q.mt, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    for (std::int64_t c = q.ob; c < q.oe && same; ++c)
+      for (std::int64_t r = 0; r < p.rows; ++r)
+        if (h[(c - q.ob) * p.rows + r] != p.matrix[r * p.cols + c]) {
+          same = false;
+          break;
+        }
+  }
+  add(4, "transpose " + std::to_string(p.rows) + "x" + std::to_string(p.cols), p.rows * p.cols, ms, same);
+
+  for (auto& q : g) {
+    demo_check(cudaSetDevice(q.dev));
+    for (void* d : {static_cast<void*>(q.ints), static_cast<void*>(q.out), static_cast<void*>(q.x),
+                    static_cast<void*>(q.y), static_cast<void*>(q.m), static_cast<void*>(q.mt)})
+      cudaFree(d);
+    cudaStreamDestroy(q.stream);
+    ncclCommDestroy(q.comm);
+  }
+  demo_check(cudaSetDevice(0));
+  return all_ok;
+}
+#endif
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -335,6 +492,9 @@ int main(int argc, char** argv) {
       ok = run_policy("algo::cub", algo::cub, ref, b, p, true, table) && ok;
       ok = run_policy("algo::cuda", algo::cuda, ref, b, p, false, table) && ok;
       ran_device = true;
+#  if defined(ALGO_DEMO_NCCL)
+      ok = run_multi_gpu(p, table) && ok;
+#  endif
     }
 #else
     std::printf("Host-only build (not compiled by nvcc): the device policies algo::cub and algo::cuda are not available.\n");

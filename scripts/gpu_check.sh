@@ -9,6 +9,8 @@
 #                                  SAN_TESTS (a ctest -R regex) the tests
 #   scripts/gpu_check.sh bench     the full bench (bench/bench)
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
+#   scripts/gpu_check.sh multi     the multi-GPU work alone (<algo/nccl.hpp>): builds only its
+#                                  targets, runs ctest -L multi_gpu, then bench/multi_gpu (GPUS=2)
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
 #   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
 #                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
@@ -58,6 +60,24 @@ PY
   echo "sanitizer: $(grep -c "(rc 0)" "$OUT/sanitizer.log") of $(wc -l <"$OUT/sanitizer.log") runs exit 0," \
        "$(grep -c "(rc 77)" "$OUT/sanitizer.log") SKIP (exit 77: the two-GPU tests on one GPU)"
   grep -v "(rc 0)\|(rc 77)" "$OUT/sanitizer.log" || true
+  ;;
+multi)
+  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1
+    python3 -c 'import os, nvidia.nccl as m; print("nccl wheel:", list(m.__path__)[0])' 2>&1 | tail -1
+    echo "NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-unset}"; } | tee "$OUT/env.txt"
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=ON >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+  grep "algo: NCCL" "$OUT/configure.log"
+  s=$(date +%s)
+  timeout "${BUILD_LIMIT:-400}" ninja -C "$ALGO_BUILD_DIR" test_nccl_reduce test_nccl_scan test_nccl_transpose \
+    test_nccl_errors test_nccl_records example_multi_gpu multi_gpu demo >"$OUT/build.log" 2>&1
+  echo "build: rc $? in $(( $(date +%s) - s )) s"; grep -E "^FAILED|error" "$OUT/build.log" | head
+  timeout "${TEST_LIMIT:-300}" ctest --test-dir "$ALGO_BUILD_DIR" -L multi_gpu -R "nccl|multi_gpu" --output-on-failure \
+    >"$OUT/multi_gpu_tests.log" 2>&1
+  echo "ctest -L multi_gpu rc $?"; grep -E "tests passed|Skipped|\*\*\*Failed|Timeout|SKIP:" "$OUT/multi_gpu_tests.log" | sort | uniq -c
+  "$ALGO_BUILD_DIR/test/test_nccl_records" >>"$OUT/multi_gpu_tests.log" 2>&1; echo "test_nccl_records rc $?"
+  timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --gpus "${GPUS:-2}" --csv "$OUT/multi_gpu.csv" \
+    >"$OUT/multi_gpu_bench.log" 2>&1
+  echo "bench/multi_gpu rc $?"; tail -25 "$OUT/multi_gpu_bench.log"
   ;;
 bench)
   timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1

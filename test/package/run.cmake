@@ -32,11 +32,16 @@ step("configure algo" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${build} -G ${GENERAT
      -DALGO_ENABLE_CUDA=OFF)
 step("build algo" ${CMAKE_COMMAND} --build ${build})
 step("install algo" ${CMAKE_COMMAND} --install ${build})
-foreach(f include/algo/algo.hpp include/algo/detail/config.hpp)
+foreach(f include/algo/algo.hpp include/algo/detail/config.hpp include/algo/nccl.hpp)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "package test: ${f} was not installed into ${prefix}")
   endif()
 endforeach()
+
+file(GLOB_RECURSE nccl_finder ${prefix}/*/algo_find_nccl.cmake)
+if(NOT nccl_finder)
+  message(FATAL_ERROR "package test: cmake/algo_find_nccl.cmake (algo::nccl's search) was not installed into ${prefix}")
+endif()
 
 # ---- 2. a consumer that finds it (and nothing else: no package registry, no source tree) --------
 step("configure consumer" ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/consumer -B ${consumer_build}

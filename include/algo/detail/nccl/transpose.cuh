@@ -1,0 +1,183 @@
+// Transpose of a matrix distributed by contiguous row blocks across the ranks of an NCCL
+// communicator (<algo/nccl.hpp>).
+//
+// Rank p holds input rows [a_p, b_p) (all cols columns) and receives result rows [c_p, d_p) (result
+// row j = input column j; each result row has `rows` elements). Its block for rank q is
+// in_p[:, c_q:d_q] transposed: (d_q - c_q) x (b_p - a_p), which lands on q at out_q[:, a_p:b_p].
+//
+//   0. one all-gather of the ranks' records (shape, row ranges, element type; the host waits for it and
+//      every rank raises the same error when one is wrong);
+//   1. the block that stays (q = p) is transposed straight from `in` into `out` (pitched, one pass), on
+//      the unpack stream, beside the packing and the exchange;
+//   2. the blocks for the other ranks go in K chunks of result rows: each chunk is transposed into a
+//      packed send buffer (algo::cuda's pitched transpose), then sent with grouped ncclSend /
+//      ncclRecv (an all-to-all), and each received chunk is copied into its columns of `out`
+//      (cudaMemcpy2DAsync; NCCL moves only contiguous bytes). Three streams: the caller's (the
+//      transposes), one for NCCL and one for the copies, chained by events, so the exchange of chunk
+//      k overlaps the transposes of chunk k + 1 and the copies of chunk k - 1.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "../../policy.hpp"
+#include "../../transpose.hpp"
+#include "../cuda/runtime.cuh"
+#include "../validate.hpp"
+#include "record.hpp"
+#include "runtime.cuh"
+#include "transpose_plan.hpp"
+
+namespace algo::detail::nccl {
+
+/// Events for one call, destroyed at scope exit (cudaEventDestroy is safe on recorded events).
+class event_set {
+ public:
+  explicit event_set(std::size_t n) : ev_(n, nullptr) {
+    for (auto& e : ev_) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "transpose", "cudaEventCreate");
+  }
+  ~event_set() {
+    for (auto e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+  event_set(const event_set&) = delete;
+  event_set& operator=(const event_set&) = delete;
+  cudaEvent_t operator[](std::size_t i) const { return ev_[i]; }
+
+ private:
+  std::vector<cudaEvent_t> ev_;
+};
+
+template <class Local, class T>
+T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows, std::int64_t cols,
+             std::int64_t row_begin, std::int64_t row_end, T* out, std::int64_t out_begin, std::int64_t out_end) {
+  static_assert(std::is_trivially_copyable<T>::value, "algo::nccl transpose needs a trivially copyable element type");
+  const char* name = "transpose";
+  const comm_info c = query_comm(name, comm, local.stream);
+  std::int64_t lr = 0, lc = 0;
+  const local_verdict v = run_local_checks(name, c, [&] {
+    checked_matrix_size(name, rows, cols);
+    if (row_begin < 0 || row_end < row_begin || row_end > rows)
+      fail(name, "input rows [" + std::to_string(row_begin) + ", " + std::to_string(row_end) + ") are not within [0, " +
+                     std::to_string(rows) + ")");
+    if (out_begin < 0 || out_end < out_begin || out_end > cols)
+      fail(name, "output rows [" + std::to_string(out_begin) + ", " + std::to_string(out_end) +
+                     ") are not within [0, " + std::to_string(cols) + ")");
+    lr = row_end - row_begin;
+    lc = out_end - out_begin;
+    check_iterator(name, "input", local, in, lr * cols);
+    check_iterator(name, "output", local, out, lc * rows);
+    const auto* ib = reinterpret_cast<const unsigned char*>(in);
+    const auto* ob = reinterpret_cast<const unsigned char*>(out);
+    const std::size_t in_bytes = static_cast<std::size_t>(lr * cols) * sizeof(T);
+    const std::size_t out_bytes = static_cast<std::size_t>(lc * rows) * sizeof(T);
+    if (in_bytes && out_bytes && ib < ob + out_bytes && ob < ib + in_bytes)
+      fail(name, "output overlaps input (transpose is not in-place)");
+  });
+  rank_record rec = make_record(collective::transpose, c, sizeof(T), 0, 0, type_hash<T, T>(), lr);
+  rec.v[0] = rows;
+  rec.v[1] = cols;
+  rec.v[2] = row_begin;
+  rec.v[3] = row_end;
+  rec.v[4] = out_begin;
+  rec.v[5] = out_end;
+  if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
+
+  // ---- 0. the records --------------------------------------------------------------------------------
+  const cudaStream_t s = local.stream;
+  const int P = c.nranks, me = c.rank;
+  const std::size_t blocks_bytes = static_cast<std::size_t>(P) * block_bytes;
+  std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
+  {
+    cuda::temporary_buffer buf(local, blocks_bytes);
+    unsigned char* mine = buf.as<unsigned char>() + static_cast<std::size_t>(me) * block_bytes;
+    write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+    cuda::check_launch(name, "write_record_kernel");
+    check_nccl(ncclAllGather(mine, buf.get(), block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
+    host_slot hs = thread_host_slot(name, blocks_bytes);
+    check_cuda(cudaMemcpyAsync(hs.host, buf.get(), blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
+    wait_for_stream(name, comm, s);
+    check_records(name, hs.host, P);
+    for (int q = 0; q < P; ++q) {
+      rank_record r;
+      std::memcpy(&r, hs.host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
+      ranges[q] = rank_rows{r.v[2], r.v[3], r.v[4], r.v[5]};
+    }
+  }
+  const std::size_t elem = sizeof(T);
+  const transpose_plan plan(rows, cols, elem, std::move(ranges), me);
+  auto run = [&](const Local& on, const T* src, T* dst, const transpose_step& t) {
+    if (!t.empty()) algo::transpose(on, src + t.src_offset, t.r, t.c, t.ld_src, dst + t.dst_offset, t.ld_dst);
+  };
+
+  // ---- 1. the block that stays: on the caller's stream alone (one rank), else on the unpack stream,
+  // beside the packing and the exchange (the unpacks queue behind it) -----------------------------------------
+  if (P == 1) {
+    run(local, in, out, plan.stay());
+    return out + plan.out_elements();
+  }
+
+  // ---- 2. the rest, in chunks ----------------------------------------------------------------------------
+  cuda::temporary_buffer sendbuf(local, static_cast<std::size_t>(plan.send_elements()) * elem);
+  cuda::temporary_buffer recvbuf(local, static_cast<std::size_t>(plan.recv_elements()) * elem);
+  T* const send = sendbuf.as<T>();
+  T* const recv = recvbuf.as<T>();
+
+  const int K = plan.chunks();
+  const comm_streams cs = streams_for(comm, c.comm_device);
+  event_set ev(static_cast<std::size_t>(2 * K + 3));  // [0] start, [1..K] packed, [K+1..2K] received, [2K+1] exchanged, [2K+2] unpacked
+  check_cuda(cudaEventRecord(ev[0], s), name, "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(cs.exchange, ev[0], 0), name, "cudaStreamWaitEvent");
+  check_cuda(cudaStreamWaitEvent(cs.unpack, ev[0], 0), name, "cudaStreamWaitEvent");
+  run(local.on(cs.unpack), in, out, plan.stay());
+
+  for (int k = 0; k < K; ++k) {
+    // pack chunk k of every other rank's block
+    for (int q = 0; q < P; ++q)
+      if (q != me) run(local, in, send, plan.pack(q, k));
+    check_cuda(cudaEventRecord(ev[1 + k], s), name, "cudaEventRecord");
+    // exchange chunk k
+    check_cuda(cudaStreamWaitEvent(cs.exchange, ev[1 + k], 0), name, "cudaStreamWaitEvent");
+    check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
+    for (int q = 0; q < P; ++q) {
+      if (q == me) continue;
+      const span_step out_span = plan.send(q, k), in_span = plan.recv(q, k);
+      if (out_span.count)
+        check_nccl(ncclSend(send + out_span.offset, static_cast<std::size_t>(out_span.count) * elem, ncclUint8, q, comm,
+                            cs.exchange),
+                   name, "ncclSend", comm);
+      if (in_span.count)
+        check_nccl(ncclRecv(recv + in_span.offset, static_cast<std::size_t>(in_span.count) * elem, ncclUint8, q, comm,
+                            cs.exchange),
+                   name, "ncclRecv", comm);
+    }
+    check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
+    check_cuda(cudaEventRecord(ev[1 + K + k], cs.exchange), name, "cudaEventRecord");
+    // unpack chunk k into its columns of out
+    check_cuda(cudaStreamWaitEvent(cs.unpack, ev[1 + K + k], 0), name, "cudaStreamWaitEvent");
+    for (int q = 0; q < P; ++q) {
+      if (q == me) continue;
+      const copy_step u = plan.unpack(q, k);
+      if (u.empty()) continue;
+      check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem, recv + u.src_offset,
+                                   static_cast<std::size_t>(u.src_pitch) * elem, static_cast<std::size_t>(u.width) * elem,
+                                   static_cast<std::size_t>(u.height), cudaMemcpyDeviceToDevice, cs.unpack),
+                 name, "cudaMemcpy2DAsync");
+    }
+  }
+  // the caller's stream continues once everything is in place (and the buffers are free to go back)
+  check_cuda(cudaEventRecord(ev[2 * K + 1], cs.exchange), name, "cudaEventRecord");
+  check_cuda(cudaEventRecord(ev[2 * K + 2], cs.unpack), name, "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 1], 0), name, "cudaStreamWaitEvent");
+  check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 2], 0), name, "cudaStreamWaitEvent");
+  return out + plan.out_elements();
+}
+
+}  // namespace algo::detail::nccl

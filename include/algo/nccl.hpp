@@ -1,0 +1,291 @@
+// Scans, reductions and transpose across GPUs, over NCCL (not included by <algo/algo.hpp>: only
+// programs that include this header need NCCL; link algo::nccl).
+//
+//   ncclComm_t comm = ...;                         // yours: ncclCommInitRank, ncclCommInitAll, ncclCommSplit
+//   auto p = algo::nccl(comm).on(stream);          // .with(...) passes algo::cuda's strategies / resources
+//   algo::inclusive_scan(p, d_in, d_in + n_local, d_out);          // this rank's part of the global scan
+//   double s = algo::reduce(p, d_x, d_x + n_local, 0.0);           // the same bits on every rank
+//
+// SPMD, as MPI_Scan / MPI_Exscan / MPI_Allreduce: every rank of the communicator makes the same call
+// with its own local range (any length, zero included); the global sequence is the concatenation of
+// the local ranges in rank order. Operators need only be associative (non-commutative ones are
+// folded in rank order). Bad input on any rank makes every rank throw the same algo::error, naming
+// the rank and the problem, before any output is written (README, "Several GPUs").
+#pragma once
+
+#include "detail/config.hpp"
+
+#if !ALGO_HAS_CUDA
+#  error "<algo/nccl.hpp> needs a CUDA translation unit (nvcc)"
+#endif
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "error.hpp"
+#include "functional.hpp"
+#include "numeric.hpp"
+#include "policy.hpp"
+#include "transpose.hpp"
+#include "detail/nccl/numeric.cuh"
+#include "detail/nccl/record.hpp"
+#include "detail/nccl/runtime.cuh"
+#include "detail/nccl/transpose.cuh"
+
+namespace algo {
+
+/// The collective policy: the caller's communicator and the algo::cuda policy each rank runs its
+/// local passes with (its stream, memory resource and strategies).
+template <class Local = cuda_policy<>>
+struct nccl_policy {
+  ncclComm_t comm = nullptr;
+  Local local{};
+
+  /// Run on `s` (a stream of the communicator's device).
+  nccl_policy on(cudaStream_t s) const {
+    nccl_policy p = *this;
+    p.local = local.on(s);
+    return p;
+  }
+  /// A strategy tag or a memory resource for the local algo::cuda passes.
+  template <class X>
+  auto with(X&& x) const {
+    using L = std::decay_t<decltype(local.with(std::forward<X>(x)))>;
+    nccl_policy<L> p;
+    p.comm = comm;
+    p.local = local.with(std::forward<X>(x));
+    return p;
+  }
+  cudaStream_t stream() const { return local.stream; }
+};
+
+/// algo::nccl(comm): the collective policy over `comm` (the library never creates communicators).
+inline nccl_policy<> nccl(ncclComm_t comm) {
+  nccl_policy<> p;
+  p.comm = comm;
+  return p;
+}
+
+template <class P>
+struct is_nccl_policy : std::false_type {};
+template <class L>
+struct is_nccl_policy<nccl_policy<L>> : std::true_type {};
+
+/// Waits for everything queued on the policy's stream, then raises what went wrong since the last
+/// call: an NCCL error (ncclCommGetAsyncError), or the error that a reduce_into /
+/// transform_reduce_into found on the device because some rank's input was bad (their outputs are
+/// then left unwritten on every rank). Call it on every rank.
+template <class L>
+void synchronize(const nccl_policy<L>& p) {
+  const char* name = "synchronize";
+  const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.comm, p.local.stream);
+  detail::nccl::wait_for_stream(name, p.comm, p.local.stream);
+  detail::nccl::raise_deferred(p.comm, c.nranks);
+}
+
+// ---- inclusive_scan / exclusive_scan -----------------------------------------------------------------
+/// This rank's part of the inclusive scan of the global sequence (plus, in the value type).
+template <class L, class InIt, class OutIt>
+OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first) {
+  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, plus<>{},
+                                  detail::no_init_t{});
+}
+template <class L, class InIt, class OutIt, class Op>
+OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, Op op) {
+  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, op, detail::no_init_t{});
+}
+/// init applies once, at the start of the global sequence (rank 0's first element).
+template <class L, class InIt, class OutIt, class Op, class T>
+OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, Op op, T init) {
+  detail::check_fold<Op, T, InIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
+  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, op, static_cast<Acc>(init));
+}
+/// Thrust's form: init is the value type's T{}, operator plus.
+template <class L, class InIt, class OutIt>
+OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first) {
+  using T = detail::iter_value_t<InIt>;
+  return exclusive_scan(p, first, last, d_first, T{}, plus<T>{});
+}
+template <class L, class InIt, class OutIt, class T>
+OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init) {
+  return exclusive_scan(p, first, last, d_first, init, plus<T>{});
+}
+template <class L, class InIt, class OutIt, class T, class Op>
+OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init, Op op) {
+  detail::check_fold<Op, T, InIt>();
+  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
+  return detail::nccl::scan<false>("exclusive_scan", p.comm, p.local, first, last, d_first, op, static_cast<Acc>(init));
+}
+
+// ---- reduce / transform_reduce (every rank returns the same bits) --------------------------------------
+namespace detail::nccl {
+template <class L, class It, class T, class Op>
+T reduce_entry(const char* name, collective kind, const nccl_policy<L>& p, It first, It last, T init, Op op) {
+  check_fold<Op, T, It>();
+  return reduce<iter_value_t<It>>(
+      name, kind, p.comm, p.local, first,
+      [&] {
+        const std::int64_t n = checked_distance(name, first, last);
+        check_iterator(name, "input", p.local, first, n);
+        return n;
+      },
+      init, op, no_output{}, true);
+}
+template <class L, class It1, class It2, class T, class ReduceOp, class TransformOp>
+T transform_reduce2_entry(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
+                          TransformOp transform_op) {
+  const char* name = "transform_reduce";
+  using Z = zip_transform_iterator<It1, It2, TransformOp>;
+  check_fold<ReduceOp, T, Z>();
+  return reduce<iter_value_t<Z>>(
+      name, collective::transform_reduce, p.comm, p.local, Z(first1, first2, transform_op),
+      [&] {
+        const std::int64_t n = checked_distance(name, first1, last1);
+        check_iterator(name, "first input", p.local, first1, n);
+        check_iterator(name, "second input", p.local, first2, n);
+        return n;
+      },
+      init, reduce_op, no_output{}, true);
+}
+}  // namespace detail::nccl
+
+template <class L, class It>
+detail::iter_value_t<It> reduce(const nccl_policy<L>& p, It first, It last) {
+  using T = detail::iter_value_t<It>;
+  return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, T{}, plus<T>{});
+}
+template <class L, class It, class T>
+T reduce(const nccl_policy<L>& p, It first, It last, T init) {
+  return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, init, plus<T>{});
+}
+template <class L, class It, class T, class Op>
+T reduce(const nccl_policy<L>& p, It first, It last, T init, Op op) {
+  return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, init, op);
+}
+template <class L, class It, class T, class ReduceOp, class TransformOp, detail::enable_iterator<It> = 0>
+T transform_reduce(const nccl_policy<L>& p, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
+  using X = detail::transform_iterator<It, TransformOp>;
+  const char* name = "transform_reduce";
+  detail::check_fold<ReduceOp, T, X>();
+  return detail::nccl::reduce<detail::iter_value_t<X>>(
+      name, detail::nccl::collective::transform_reduce, p.comm, p.local, X(first, transform_op),
+      [&] {
+        const std::int64_t n = detail::checked_distance(name, first, last);
+        detail::check_iterator(name, "input", p.local, first, n);
+        return n;
+      },
+      init, reduce_op, detail::nccl::no_output{}, true);
+}
+template <class L, class It1, class It2, class T>
+T transform_reduce(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, T init) {
+  return detail::nccl::transform_reduce2_entry(p, first1, last1, first2, init, plus<T>{}, multiplies<T>{});
+}
+template <class L, class It1, class It2, class T, class ReduceOp, class TransformOp>
+T transform_reduce(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
+                   TransformOp transform_op) {
+  return detail::nccl::transform_reduce2_entry(p, first1, last1, first2, init, reduce_op, transform_op);
+}
+
+// ---- reduce_into / transform_reduce_into (on the stream, no host wait) ----------------------------------
+// The result lands in *out on every rank (device memory, written on the policy's stream). These do
+// not wait for the exchange: when another rank's input is bad, no rank writes *out and the error is
+// raised by algo::synchronize(policy) on every rank (the rank whose own input is bad raises it at
+// once). Accumulators over 124 bytes are the exception: their records are checked on the host first.
+namespace detail::nccl {
+template <class V, class L, class It, class Checks, class OutIt, class T, class Op>
+void reduce_into_entry(const char* name, collective kind, const nccl_policy<L>& p, It first, Checks&& checks,
+                       OutIt out, T init, Op op) {
+  reduce<V>(
+      name, kind, p.comm, p.local, first,
+      [&] {
+        const std::int64_t n = checks();
+        check_iterator(name, "output", p.local, out, 1);
+        return n;
+      },
+      init, op, cuda::unwrap(out), false);
+}
+}  // namespace detail::nccl
+
+template <class L, class It, class OutIt>
+void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out) {
+  using T = detail::iter_value_t<It>;
+  reduce_into(p, first, last, out, T{}, plus<T>{});
+}
+template <class L, class It, class OutIt, class T>
+void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init) {
+  reduce_into(p, first, last, out, init, plus<T>{});
+}
+template <class L, class It, class OutIt, class T, class Op>
+void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init, Op op) {
+  const char* name = "reduce_into";
+  detail::check_fold<Op, T, It>();
+  detail::nccl::reduce_into_entry<detail::iter_value_t<It>>(
+      name, detail::nccl::collective::reduce_into, p, first,
+      [&] {
+        const std::int64_t n = detail::checked_distance(name, first, last);
+        detail::check_iterator(name, "input", p.local, first, n);
+        return n;
+      },
+      out, init, op);
+}
+template <class L, class It, class OutIt, class T, class ReduceOp, class TransformOp>
+void transform_reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init, ReduceOp reduce_op,
+                           TransformOp transform_op) {
+  const char* name = "transform_reduce_into";
+  using X = detail::transform_iterator<It, TransformOp>;
+  detail::check_fold<ReduceOp, T, X>();
+  detail::nccl::reduce_into_entry<detail::iter_value_t<X>>(
+      name, detail::nccl::collective::transform_reduce_into, p, X(first, transform_op),
+      [&] {
+        const std::int64_t n = detail::checked_distance(name, first, last);
+        detail::check_iterator(name, "input", p.local, first, n);
+        return n;
+      },
+      out, init, reduce_op);
+}
+template <class L, class It1, class It2, class OutIt, class T>
+void transform_reduce_into(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, OutIt out, T init) {
+  transform_reduce_into(p, first1, last1, first2, out, init, plus<T>{}, multiplies<T>{});
+}
+template <class L, class It1, class It2, class OutIt, class T, class ReduceOp, class TransformOp>
+void transform_reduce_into(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, OutIt out, T init,
+                           ReduceOp reduce_op, TransformOp transform_op) {
+  const char* name = "transform_reduce_into";
+  using Z = detail::zip_transform_iterator<It1, It2, TransformOp>;
+  detail::check_fold<ReduceOp, T, Z>();
+  detail::nccl::reduce_into_entry<detail::iter_value_t<Z>>(
+      name, detail::nccl::collective::transform_reduce_into, p, Z(first1, first2, transform_op),
+      [&] {
+        const std::int64_t n = detail::checked_distance(name, first1, last1);
+        detail::check_iterator(name, "first input", p.local, first1, n);
+        detail::check_iterator(name, "second input", p.local, first2, n);
+        return n;
+      },
+      out, init, reduce_op);
+}
+
+// ---- transpose ----------------------------------------------------------------------------------------
+/// A contiguous range of rows [begin, end).
+struct row_range {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+
+/// A rows x cols row-major matrix distributed by contiguous row blocks: this rank holds rows
+/// [in_rows.begin, in_rows.end) at `in` (packed, row-major, (end - begin) x cols). The cols x rows
+/// result is distributed the same way: this rank receives result rows [out_rows.begin,
+/// out_rows.end) at `out` ((end - begin) x rows). The ranges of the ranks must cover [0, rows) and
+/// [0, cols) in rank order (any lengths, zero included). Asynchronous after one small exchange (the
+/// host waits for the ranks' ranges). Returns out + its element count.
+template <class L, class T>
+T* transpose(const nccl_policy<L>& p, const T* in, std::int64_t rows, std::int64_t cols, row_range in_rows, T* out,
+             row_range out_rows) {
+  return detail::nccl::transpose(p.comm, p.local, in, rows, cols, in_rows.begin, in_rows.end, out, out_rows.begin,
+                                 out_rows.end);
+}
+
+}  // namespace algo

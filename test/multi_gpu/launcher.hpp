@@ -1,0 +1,251 @@
+// The multi-GPU test launcher: no MPI. Each test program's main() is mg::main(argc, argv, body):
+//
+//   <test> --ranks N [--form fork|threads] [--timeout S]
+//
+//   fork     one process per rank (fork()); rank 0 makes the ncclUniqueId and hands it to the others
+//            through a pipe; each child selects GPU `rank`, joins with ncclCommInitRank, runs body.
+//   threads  one process, one thread per GPU, communicators from ncclCommInitAll.
+//
+// The parent never touches CUDA (a CUDA context does not survive fork()): it asks a probe child how
+// many GPUs there are. Fewer GPUs than ranks, or none: prints "SKIP: ..." and exits 77 (CTest: SKIP).
+// Every child is killed after --timeout seconds (default 120): a hang fails the test, it never passes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mg {
+
+/// What a rank's body gets.
+struct rank_context {
+  ncclComm_t comm;
+  int rank;
+  int nranks;
+  int device;
+};
+
+/// A rank's failures (printed with the rank; the rank exits 1 when any).
+struct checker {
+  int rank = 0;
+  int failures = 0;
+  void fail(const std::string& what) {
+    ++failures;
+    std::fprintf(stderr, "rank %d: FAIL: %s\n", rank, what.c_str());
+  }
+  void expect(bool ok, const std::string& what) {
+    if (!ok) fail(what);
+  }
+};
+
+using body_fn = std::function<void(const rank_context&, checker&)>;
+
+inline void die_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::_Exit(1);
+  }
+}
+inline void die_nccl(ncclResult_t r, const char* what) {
+  if (r != ncclSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, ncclGetErrorString(r));
+    std::_Exit(1);
+  }
+}
+
+/// How many GPUs a fresh process sees (-1: CUDA failed), asked in a child.
+inline int probe_gpus(std::string& why) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    char msg[256];
+    std::snprintf(msg, sizeof msg, "%d %s", e == cudaSuccess ? count : -1, e == cudaSuccess ? "" : cudaGetErrorString(e));
+    (void)!write(fds[1], msg, std::strlen(msg) + 1);
+    close(fds[1]);
+    std::_Exit(0);
+  }
+  close(fds[1]);
+  char buf[256] = {};
+  std::size_t got = 0;
+  for (ssize_t r; got < sizeof buf - 1 && (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0;) got += r;
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  int count = -1;
+  char rest[256] = {};
+  if (std::sscanf(buf, "%d %255[^\n]", &count, rest) < 1) count = -1;
+  why = rest;
+  return count;
+}
+
+/// Waits for the children; kills them all after `timeout` seconds. 0 when every child exited 0.
+/// Once one child has failed, the others get 15 s more (a rank that died leaves its peers waiting in
+/// NCCL forever).
+inline int wait_all(std::vector<pid_t>& pids, int timeout) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout);
+  int result = 0;
+  std::size_t left = pids.size();
+  std::vector<bool> done(pids.size(), false);
+  while (left > 0) {
+    for (std::size_t i = 0; i < pids.size(); ++i) {
+      if (done[i]) continue;
+      int status = 0;
+      const pid_t r = waitpid(pids[i], &status, WNOHANG);
+      if (r == pids[i]) {
+        done[i] = true;
+        --left;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+          std::fprintf(stderr, "process %zu %s %d\n", i, WIFEXITED(status) ? "exited with" : "was killed by signal",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+          result = 1;
+          const auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+          if (grace < deadline) deadline = grace;
+        }
+      }
+    }
+    if (left == 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      if (result == 0) std::fprintf(stderr, "FAIL: timed out after %d s (a rank hung); killing the ranks\n", timeout);
+      else std::fprintf(stderr, "FAIL: a rank failed and the others did not finish within 15 s; killing them\n");
+      for (std::size_t i = 0; i < pids.size(); ++i)
+        if (!done[i]) kill(pids[i], SIGKILL);
+      for (std::size_t i = 0; i < pids.size(); ++i)
+        if (!done[i]) waitpid(pids[i], nullptr, 0);
+      return 1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return result;
+}
+
+inline int run_rank(const body_fn& body, ncclComm_t comm, int rank, int nranks) {
+  die_cuda(cudaSetDevice(rank), "cudaSetDevice");
+  checker ck;
+  ck.rank = rank;
+  try {
+    body(rank_context{comm, rank, nranks, rank}, ck);
+  } catch (const std::exception& e) {
+    ck.fail(std::string("unexpected exception: ") + e.what());
+  }
+  if (ck.failures == 0) std::printf("rank %d of %d: all checks passed\n", rank, nranks);
+  std::fflush(stdout);
+  return ck.failures == 0 ? 0 : 1;
+}
+
+/// One process per rank; the id goes from rank 0 to the others through a pipe.
+inline int run_forked(int nranks, int timeout, const body_fn& body) {
+  int fds[2];
+  if (pipe(fds) != 0) return 1;
+  std::fflush(stdout);
+  std::vector<pid_t> pids;
+  for (int r = 0; r < nranks; ++r) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      ncclUniqueId id;
+      if (r == 0) {
+        close(fds[0]);
+        die_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+        for (int k = 1; k < nranks; ++k)
+          if (write(fds[1], &id, sizeof id) != static_cast<ssize_t>(sizeof id)) std::_Exit(1);
+        close(fds[1]);
+      } else {
+        close(fds[1]);
+        std::size_t got = 0;
+        char* p = reinterpret_cast<char*>(&id);
+        for (ssize_t n; got < sizeof id && (n = read(fds[0], p + got, sizeof id - got)) > 0;) got += n;
+        close(fds[0]);
+        if (got != sizeof id) std::_Exit(1);
+      }
+      die_cuda(cudaSetDevice(r), "cudaSetDevice");
+      ncclComm_t comm;
+      die_nccl(ncclCommInitRank(&comm, nranks, id, r), "ncclCommInitRank");
+      const int rc = run_rank(body, comm, r, nranks);
+      ncclCommDestroy(comm);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(rc);
+    }
+    pids.push_back(pid);
+  }
+  close(fds[0]);
+  close(fds[1]);
+  return wait_all(pids, timeout);
+}
+
+/// One process (a child, so that the timeout can end it), one thread per rank.
+inline int run_threads(int nranks, int timeout, const body_fn& body) {
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<ncclComm_t> comms(nranks);
+    std::vector<int> devs(nranks);
+    for (int r = 0; r < nranks; ++r) devs[r] = r;
+    die_nccl(ncclCommInitAll(comms.data(), nranks, devs.data()), "ncclCommInitAll");
+    std::vector<int> rcs(nranks, 1);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < nranks; ++r)
+      threads.emplace_back([&, r] { rcs[r] = run_rank(body, comms[r], r, nranks); });
+    for (auto& t : threads) t.join();
+    int rc = 0;
+    for (int r = 0; r < nranks; ++r) {
+      rc |= rcs[r];
+      ncclCommDestroy(comms[r]);
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(rc);
+  }
+  std::vector<pid_t> pids{pid};
+  return wait_all(pids, timeout);
+}
+
+inline int main(int argc, char** argv, const body_fn& body) {
+  int nranks = 1, timeout = 120;
+  std::string form = "fork";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--ranks" && i + 1 < argc) nranks = std::atoi(argv[++i]);
+    else if (a == "--form" && i + 1 < argc) form = argv[++i];
+    else if (a == "--timeout" && i + 1 < argc) timeout = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--ranks N] [--form fork|threads] [--timeout S]\n", argv[0]);
+      return 2;
+    }
+  }
+  // NVLink multicast stays off (it can take a shared machine's GPUs out of service); a value the
+  // environment already has is kept
+  setenv("NCCL_NVLS_ENABLE", "0", 0);
+  std::string why;
+  const int gpus = probe_gpus(why);
+  if (gpus <= 0) {
+    std::printf("SKIP: no usable CUDA device on this machine (%s); multi-GPU tests need a GPU\n",
+                gpus < 0 ? why.c_str() : "device count is 0");
+    return 77;
+  }
+  if (gpus < nranks) {
+    std::printf("SKIP: needs %d GPUs (one per rank), this machine has %d\n", nranks, gpus);
+    return 77;
+  }
+  std::printf("%d rank(s), %s form, %d GPU(s) present\n", nranks, form.c_str(), gpus);
+  const int rc = form == "threads" ? run_threads(nranks, timeout, body) : run_forked(nranks, timeout, body);
+  std::printf(rc == 0 ? "PASSED\n" : "FAILED\n");
+  return rc;
+}
+
+}  // namespace mg

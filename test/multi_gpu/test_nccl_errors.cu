@@ -1,0 +1,182 @@
+// Bad input on one rank fails every rank with the same algo::error (naming the rank and the problem),
+// no rank writes output, and none hangs (the launcher's timeout turns a hang into a failure). After
+// each error the communicator still works: a correct reduce follows every case.
+#include <algo/nccl.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common.cuh"
+
+namespace {
+
+/// Runs `call` on every rank; expects every rank to throw an algo::error whose message contains
+/// `needle` and is the same on every rank.
+void expect_common_error(const mg::rank_context& ctx, mg::checker& ck, const std::string& what,
+                         const std::function<void()>& call, const std::string& needle) {
+  std::string message;
+  bool threw = false;
+  try {
+    call();
+  } catch (const algo::error& e) {
+    threw = true;
+    message = e.what();
+  }
+  ck.expect(threw, what + ": no algo::error was thrown");
+  if (!threw) return;
+  ck.expect(message.find(needle) != std::string::npos, what + ": message lacks '" + needle + "': " + message);
+  const std::uint64_t h = mg::hash_string(message);
+  ck.expect(mg::same_on_all_ranks(ctx, &h, sizeof h), what + ": ranks raised different messages (this one: " + message + ")");
+  if (ctx.rank == 0) std::printf("  %s -> %s\n", what.c_str(), message.c_str());
+}
+
+/// The communicator still works: a reduce of every rank's 1000 ones.
+void expect_working(const mg::rank_context& ctx, mg::checker& ck, cudaStream_t stream, const std::string& after) {
+  mg::dbuf<int> ones(std::vector<int>(1000, 1));
+  const int s = algo::reduce(algo::nccl(ctx.comm).on(stream), ones.p, ones.p + 1000, 0);
+  ck.expect(s == 1000 * ctx.nranks, "after " + after + ": the next reduce gave " + std::to_string(s));
+}
+
+void body(const mg::rank_context& ctx, mg::checker& ck) {
+  cudaStream_t stream;
+  mg::die_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  const auto p = algo::nccl(ctx.comm).on(stream);
+  const int bad = ctx.nranks - 1;
+  const bool me_bad = ctx.rank == bad;
+  const std::string bad_rank = "rank " + std::to_string(bad) + " of " + std::to_string(ctx.nranks);
+  mg::dbuf<int> data(std::vector<int>(4096, 3));
+  mg::dbuf<int> out(std::vector<int>(4096, -7));
+  auto out_untouched = [&](const std::string& what) {
+    const auto h = out.host();
+    bool same = true;
+    for (int v : h) same = same && v == -7;
+    ck.expect(same, what + ": the output was written");
+  };
+
+  // ---- a null input pointer on one rank ----------------------------------------------------------------
+  expect_common_error(ctx, ck, "reduce, null input",
+                      [&] {
+                        const int* in = me_bad ? nullptr : data.p;
+                        algo::reduce(p, in, in + 100, 0);
+                      },
+                      bad_rank);
+  expect_working(ctx, ck, stream, "reduce, null input");
+
+  // ---- a null output pointer in a scan: nothing written anywhere -----------------------------------------
+  expect_common_error(ctx, ck, "inclusive_scan, null output",
+                      [&] { algo::inclusive_scan(p, data.p, data.p + 100, me_bad ? static_cast<int*>(nullptr) : out.p); },
+                      bad_rank);
+  mg::die_cuda(cudaStreamSynchronize(stream), "sync");
+  out_untouched("inclusive_scan, null output");
+  expect_working(ctx, ck, stream, "inclusive_scan, null output");
+
+  // ---- last before first ----------------------------------------------------------------------------------
+  expect_common_error(ctx, ck, "exclusive_scan, negative length",
+                      [&] { algo::exclusive_scan(p, data.p + 10, data.p + (me_bad ? 5 : 20), out.p, 0); },
+                      bad_rank + ": last precedes first");
+  mg::die_cuda(cudaStreamSynchronize(stream), "sync");
+  out_untouched("exclusive_scan, negative length");
+
+  // ---- reduce_into: the bad rank throws at once, the others at synchronize; nothing written ------------------
+  {
+    std::string message;
+    bool threw = false;
+    try {
+      const int* in = me_bad ? nullptr : data.p;
+      algo::reduce_into(p, in, in + 100, out.p, 0);
+      algo::synchronize(p);
+    } catch (const algo::error& e) {
+      threw = true;
+      message = e.what();
+    }
+    ck.expect(threw, "reduce_into, null input: no error");
+    ck.expect(message.find(bad_rank) != std::string::npos, "reduce_into, null input: message " + message);
+    const std::uint64_t h = mg::hash_string(message);
+    ck.expect(mg::same_on_all_ranks(ctx, &h, sizeof h), "reduce_into, null input: ranks raised different messages (" +
+                                                            message + ")");
+    out_untouched("reduce_into, null input");
+    expect_working(ctx, ck, stream, "reduce_into, null input");
+  }
+
+  // ---- transpose: row ranges that do not tile the matrix ------------------------------------------------------
+  {
+    const std::int64_t rows = 8 * ctx.nranks, cols = 4 * ctx.nranks;
+    mg::dbuf<float> a(static_cast<std::size_t>(rows * cols)), t(static_cast<std::size_t>(rows * cols));
+    const std::int64_t rb = 8 * ctx.rank, re = rb + 8 - (me_bad ? 1 : 0);
+    expect_common_error(ctx, ck, "transpose, a gap in the rows",
+                        [&] {
+                          algo::transpose(p, a.p, rows, cols, algo::row_range{rb, re}, t.p,
+                                          algo::row_range{4 * ctx.rank, 4 * ctx.rank + 4});
+                        },
+                        bad_rank);
+    if (ctx.nranks >= 2)
+    expect_common_error(ctx, ck, "transpose, shapes differ",
+                          [&] {
+                            algo::transpose(p, a.p, rows, cols + (me_bad ? 1 : 0), algo::row_range{8 * ctx.rank, 8 * ctx.rank + 8},
+                                            t.p, algo::row_range{4 * ctx.rank, 4 * ctx.rank + 4 + (me_bad ? 1 : 0)});
+                          },
+                          bad_rank);
+    expect_working(ctx, ck, stream, "transpose errors");
+  }
+
+  if (ctx.nranks >= 2) {
+    // ---- element types differ between ranks --------------------------------------------------------------------
+    mg::dbuf<double> dd(std::vector<double>(100, 1.0));
+    expect_common_error(ctx, ck, "reduce, element types differ",
+                        [&] {
+                          if (me_bad) algo::reduce(p, dd.p, dd.p + 100, 0.0);
+                          else algo::reduce(p, data.p, data.p + 100, 0);
+                        },
+                        bad_rank + ": its element type differs");
+    expect_working(ctx, ck, stream, "element types differ");
+
+    // ---- different collectives ----------------------------------------------------------------------------------
+    expect_common_error(ctx, ck, "reduce against inclusive_scan",
+                        [&] {
+                          if (me_bad) algo::inclusive_scan(p, data.p, data.p + 100, out.p);
+                          else algo::reduce(p, data.p, data.p + 100, 0);
+                        },
+                        bad_rank + ": called algo::inclusive_scan while rank 0 called algo::reduce");
+    mg::die_cuda(cudaStreamSynchronize(stream), "sync");
+    out_untouched("reduce against inclusive_scan");
+    expect_working(ctx, ck, stream, "different collectives");
+
+    // ---- the communicator of another device -----------------------------------------------------------------------
+    expect_common_error(ctx, ck, "reduce, communicator of another device",
+                        [&] {
+                          if (me_bad) {
+                            mg::die_cuda(cudaSetDevice(0), "cudaSetDevice");
+                            try {
+                              algo::reduce(algo::nccl(ctx.comm), static_cast<const int*>(nullptr),
+                                           static_cast<const int*>(nullptr), 0);
+                            } catch (...) {
+                              mg::die_cuda(cudaSetDevice(ctx.device), "cudaSetDevice");
+                              throw;
+                            }
+                            mg::die_cuda(cudaSetDevice(ctx.device), "cudaSetDevice");
+                          } else {
+                            algo::reduce(p, data.p, data.p + 100, 0);
+                          }
+                        },
+                        bad_rank + ": the communicator belongs to device " + std::to_string(bad));
+    expect_working(ctx, ck, stream, "communicator of another device");
+  }
+
+  // ---- a null communicator is refused at once (nothing to exchange with) ------------------------------------------
+  {
+    bool threw = false;
+    try {
+      algo::reduce(algo::nccl(nullptr), data.p, data.p + 10, 0);
+    } catch (const algo::error&) {
+      threw = true;
+    }
+    ck.expect(threw, "a null communicator was accepted");
+  }
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return mg::main(argc, argv, body); }
