@@ -18,7 +18,8 @@
 // ---- group policies (every thread of the group makes the call) -----------------------------------
 //   algo::this_block                the calling thread block (1-D, any size 1..1024)
 //   algo::this_block.with(storage)  the same over shared memory the caller declares
-//                                   (__shared__ algo::block_storage<Acc> storage;)
+//                                   (__shared__ algo::block_storage<Acc> storage;, or
+//                                   algo::block_scan_storage<Acc> with the scans' staging)
 //   algo::this_warp                 the calling warp (the last warp of a block may be partial)
 //   algo::group(tile)               a cooperative_groups::thread_block_tile<N> (N = 1, 2, ..., 32)
 //   algo::seq                       one thread (as thrust::seq)
@@ -458,20 +459,30 @@ class warp_transpose_io {
 // =====================================================================================================
 /// Shared memory for this_block's algorithms whose accumulator type is T, declared by the caller:
 ///   __shared__ algo::block_storage<float> tmp;   ...   algo::reduce(algo::this_block.with(tmp), ...)
+/// Scans over it load and store each thread's chunk directly; block_scan_storage<T> adds the
+/// 18 KB through which scans of pointer ranges move whole warps' chunks coalesced (faster, as
+/// the library's own storage does).
 template <class T>
 using block_storage = detail::cuda::coop::block_group_storage<T>;
+template <class T>
+using block_scan_storage = detail::cuda::coop::block_group_storage_staged<T>;
 
 /// The calling thread block. Storage = void: the library's own static __shared__ storage (one per
-/// accumulator type, shared by the calls that use that type); else block_storage<Storage> handed in.
+/// accumulator type, shared by the calls that use that type); else block_storage<T> or
+/// block_scan_storage<T> handed in.
 template <class Storage = void>
 struct block_group_policy {
-  block_storage<Storage>* storage = nullptr;
+  Storage* storage = nullptr;
 };
 template <>
 struct block_group_policy<void> {
   template <class T>
-  __host__ __device__ constexpr block_group_policy<T> with(block_storage<T>& s) const {
-    return block_group_policy<T>{&s};
+  __host__ __device__ constexpr block_group_policy<block_storage<T>> with(block_storage<T>& s) const {
+    return block_group_policy<block_storage<T>>{&s};
+  }
+  template <class T>
+  __host__ __device__ constexpr block_group_policy<block_scan_storage<T>> with(block_scan_storage<T>& s) const {
+    return block_group_policy<block_scan_storage<T>>{&s};
   }
 };
 
@@ -507,10 +518,30 @@ template <class Storage, class Acc>
 __device__ __forceinline__ cuda::coop::block_group_storage<Acc>& storage_of(const block_group_policy<Storage>& p) {
   if constexpr (std::is_void<Storage>::value) {
     return cuda::coop::static_block_storage<Acc>();
+  } else if constexpr (std::is_same<Storage, block_scan_storage<Acc>>::value) {
+    return p.storage->core;
   } else {
-    static_assert(std::is_same<Storage, Acc>::value,
-                  "algo::this_block.with(storage): block_storage<T> needs T = the call's accumulator type");
+    static_assert(std::is_same<Storage, block_storage<Acc>>::value,
+                  "algo::this_block.with(storage): block_storage<T> / block_scan_storage<T> needs T = the call's "
+                  "accumulator type");
     return *p.storage;
+  }
+}
+
+/// The staging of a block scan of [first, first + n) into out: the library's own (declared only
+/// where a range can use it), the caller's block_scan_storage, or none (block_storage).
+template <class Acc, class Storage, class InIt, class OutIt>
+__device__ __forceinline__ cuda::coop::warp_staging* staging_of(const block_group_policy<Storage>& p) {
+  constexpr int K = cuda::coop::range_items<Acc>;
+  if constexpr (std::is_void<Storage>::value) {
+    if constexpr (cuda::coop::stageable<InIt, K>::value || cuda::coop::stageable<OutIt, K>::value)
+      return &cuda::coop::static_warp_staging();
+    else
+      return nullptr;
+  } else if constexpr (std::is_same<Storage, block_scan_storage<Acc>>::value) {
+    return &p.storage->staging;
+  } else {
+    return nullptr;
   }
 }
 
@@ -518,7 +549,7 @@ __device__ __forceinline__ cuda::coop::block_group_storage<Acc>& storage_of(cons
 template <class Acc, class S, class InIt, class OutIt, class Op>
 __device__ void scan_n(const block_group_policy<S>& p, InIt first, std::int64_t n, OutIt out, bool exclusive,
                        Op op, cuda::maybe_value<Acc> init) {
-  cuda::coop::block_scanner<Acc> scanner{storage_of<S, Acc>(p), init};
+  cuda::coop::block_scanner<Acc> scanner{storage_of<S, Acc>(p), init, staging_of<Acc, S, InIt, OutIt>(p)};
   cuda::coop::scan_range<Acc>(scanner, first, n, out, exclusive, op);
 }
 template <class Acc, int W, class InIt, class OutIt, class Op>

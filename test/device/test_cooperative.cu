@@ -91,7 +91,7 @@ struct second_fn {
 
 // ==== group policies ==============================================================================
 enum mode : int { m_block = 0, m_block_storage, m_block_shared, m_warp, m_tile8, m_tile1, m_seq, m_count };
-const char* mode_name[] = {"this_block", "this_block.with(storage)", "this_block over shared memory", "this_warp",
+const char* mode_name[] = {"this_block", "this_block.with(storage) (scans: block_scan_storage)", "this_block over shared memory", "this_warp",
                            "group(tile<8>)", "group(tile<1>)", "seq"};
 enum scan_kind_t : int { k_inclusive = 0, k_inclusive_init, k_exclusive };
 
@@ -134,7 +134,8 @@ __global__ void __launch_bounds__(1024) scan_kernel(const T* in, T* out, long n,
   switch (mode) {
     case m_block: r = run(algo::this_block, first, d); break;
     case m_block_storage: {
-      __shared__ algo::block_storage<T> storage;
+      // the scans' storage with staging (the reduce kernel hands in the plain block_storage)
+      __shared__ algo::block_scan_storage<T> storage;
       r = run(algo::this_block.with(storage), first, d);
       break;
     }
@@ -228,6 +229,9 @@ std::vector<long> lengths_for(int mode, int threads, long k) {
 
 template <class T, class Op>
 void check_group_scans(Op op, const T& init, std::uint64_t seed, bool only_block_modes = false) {
+  // the kernel's static shared memory (the library's staging and the handed-in storage, about
+  // 40 KB) plus up to 48 KB of dynamic shared memory for the in-place mode
+  CUDA_OK(cudaFuncSetAttribute(scan_kernel<T, Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024));
   for (int threads : group_block_sizes()) {
     for (int mode = 0; mode < m_count; ++mode) {
       if (only_block_modes && mode != m_block && mode != m_warp) continue;

@@ -7,7 +7,10 @@
 // Ranges are cut into tiles of size() x Items elements; in a tile thread r holds the Items
 // consecutive elements from r x Items (blocked: what an order-keeping scan needs), read as 16-byte
 // vectors when the iterator allows it (load_traits) and the range's start is 16-byte aligned
-// (then every thread's chunk is), element by element otherwise.
+// (then every thread's chunk is), element by element otherwise. The block's scans move the full
+// tiles of 16-byte-aligned pointer ranges warp-striped instead (each warp instruction 512
+// contiguous bytes, as cub::BlockLoad's warp transpose), through 576 bytes of shared memory per
+// warp (warp_staging: a static 18 KB array, or the caller's block_scan_storage).
 //
 //   scan     per tile: thread phase (fold the items), group scan of the thread totals after the
 //            carry (everything before the tile), thread phase again (rescan the items), store;
@@ -68,6 +71,14 @@ struct lanes_group {
 /// fold's warp values and result. Not a union: a thread may still read a fold's result when a
 /// faster one starts the next call, which writes only the scan's part or the warp values (the
 /// block scan is safe to reuse at once, and a fold writes its result after a barrier).
+/// The staged loads' and stores' shared memory: per warp, 32 16-byte words and one padding word
+/// after every eight (conflict-free on both sides: lanes write words warp-striped, read them blocked).
+struct warp_staging {
+  static constexpr int words = 32 + 32 / 8;
+  __device__ static __forceinline__ int slot(int k) { return k + (k >> 3); }
+  uint4 word[32][words];
+};
+
 template <class T>
 struct block_group_storage {
   typename block_scan<T, dynamic_threads, warp_phase::shfl_t>::temp_storage scan;
@@ -77,6 +88,13 @@ struct block_group_storage {
   } fold;
 };
 
+/// The same with the staging of the scans' loads and stores (block_scan_storage<T>).
+template <class T>
+struct block_group_storage_staged {
+  block_group_storage<T> core;
+  warp_staging staging;
+};
+
 /// The library's own storage for T: one static __shared__ object per accumulator type, used by
 /// every block-group call with that type (calls run one after the other in a block, so they can
 /// share it).
@@ -84,6 +102,13 @@ template <class T>
 __device__ __forceinline__ block_group_storage<T>& static_block_storage() {
   __shared__ block_group_storage<T> storage;
   return storage;
+}
+
+/// The library's own staging (one per kernel that scans a range with the block, whatever the
+/// types; declared only by scans of pointer ranges: stageable).
+__device__ __forceinline__ warp_staging& static_warp_staging() {
+  __shared__ warp_staging staging;
+  return staging;
 }
 
 // ---- loading and storing a thread's chunk ------------------------------------------------------------
@@ -182,6 +207,59 @@ __device__ __forceinline__ bool vector_stores(const OutIt& out) {
   return false;
 }
 
+// ---- staged loads and stores: a whole warp's chunk, warp-striped in global memory ---------------------
+/// Whether a range moves through warp_staging: a plain pointer to a trivially copyable type whose
+/// K elements a thread make 64 bytes (4 words a lane, 128 a warp).
+template <class It, int K>
+struct stageable : std::false_type {};
+template <class T, int K>
+struct stageable<T*, K>
+    : std::integral_constant<bool, std::is_trivially_copyable<T>::value && K * sizeof(T) == 64> {};
+
+/// The warp's chunk (32 x K elements from `chunk`, 16-byte aligned) into each lane's K blocked
+/// elements: the four warp-striped 16-byte loads of a lane in flight together, then four passes
+/// through the staging, pass p handing the p-th quarter of the chunk to the 8 lanes that hold it.
+template <int K, class T>
+__device__ __forceinline__ void staged_load(const T* chunk, uint4* staging, T (&items)[K]) {
+  const int lane = lane_index();
+  const uint4* g = reinterpret_cast<const uint4*>(chunk);
+  uint4 striped[4], mine[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) striped[j] = g[j * 32 + lane];
+  const int b = (lane & 7) * 4;
+#pragma unroll
+  for (int p = 0; p < 4; ++p) {
+    __syncwarp();
+    staging[warp_staging::slot(lane)] = striped[p];
+    __syncwarp();
+    if ((lane >> 3) == p) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) mine[i] = staging[warp_staging::slot(b + i)];
+    }
+  }
+  memcpy(items, mine, sizeof(mine));
+}
+
+/// The reverse: each lane's K blocked elements out to the warp's chunk, warp-striped.
+template <int K, class T>
+__device__ __forceinline__ void staged_store(T* chunk, uint4* staging, const T (&items)[K]) {
+  const int lane = lane_index();
+  uint4* g = reinterpret_cast<uint4*>(chunk);
+  uint4 mine[4];
+  memcpy(mine, items, sizeof(mine));
+  const int b = (lane & 7) * 4;
+#pragma unroll
+  for (int p = 0; p < 4; ++p) {
+    __syncwarp();
+    if ((lane >> 3) == p) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) staging[warp_staging::slot(b + i)] = mine[i];
+    }
+    __syncwarp();
+    g[p * 32 + lane] = staging[warp_staging::slot(lane)];
+  }
+}
+
 // ---- the group scan of one value per thread, with a carry ---------------------------------------------
 /// Block: the block scan (any block size), the carry kept by warp 0 in its prefix callback.
 template <class Acc>
@@ -189,9 +267,15 @@ struct block_scanner {
   using scan_t = block_scan<Acc, dynamic_threads, warp_phase::shfl_t>;
   block_group_storage<Acc>& s;
   maybe_value<Acc> carry;  // meaningful in warp 0
+  warp_staging* staging;   // the staged loads' and stores' (nullptr: none, chunks load directly)
 
   __device__ __forceinline__ int rank() const { return static_cast<int>(threadIdx.x); }
   __device__ __forceinline__ int size() const { return static_cast<int>(blockDim.x); }
+  /// This warp's staging when all 32 of its lanes are in the block (else the warp loads directly).
+  __device__ __forceinline__ uint4* warp_staging_or_null() const {
+    if (!staging || (static_cast<int>(threadIdx.x) | 31) >= static_cast<int>(blockDim.x)) return nullptr;
+    return staging->word[warp_index()];
+  }
 
   /// Scans the items of every thread after the carry, in place; the carry grows by the tile.
   template <int K, class Op>
@@ -212,6 +296,8 @@ struct lanes_scanner {
 
   __device__ __forceinline__ int rank() const { return g.rank(); }
   __device__ __forceinline__ int size() const { return g.size(); }
+  /// Lanes load their chunks directly (a warp's 64-byte chunks per lane: no staging).
+  __device__ __forceinline__ uint4* warp_staging_or_null() const { return nullptr; }
 
   template <int K, class Op>
   __device__ __forceinline__ void scan(Acc (&items)[K], bool exclusive_output, Op op) {
@@ -242,13 +328,47 @@ __device__ void scan_range(Scanner& scanner, InIt first, std::int64_t n, OutIt o
   const bool vout = vector_stores<K, Acc>(out);
   const std::int64_t tile = static_cast<std::int64_t>(scanner.size()) * K;
   const std::int64_t mine = static_cast<std::int64_t>(scanner.rank()) * K;
+  // Full tiles of aligned pointer ranges go through the warp's staging (when it has one)
+  constexpr bool stage_in = stageable<InIt, K>::value;
+  constexpr bool stage_out = stageable<OutIt, K>::value && std::is_same<OutIt, Acc*>::value;
+  uint4* staging = nullptr;
+  bool sin = false, sout = false;
+  if constexpr (stage_in || stage_out) {
+    staging = scanner.warp_staging_or_null();
+    if constexpr (stage_in) sin = staging && aligned16(first);
+    if constexpr (stage_out) sout = staging && aligned16(out);
+  }
+  const std::int64_t warp_chunk = static_cast<std::int64_t>(scanner.rank() & ~31) * K;
   for (std::int64_t base = 0; base < n; base += tile) {
     Acc items[K];
-    // Positions past the end hold a real element (the tile's first): the operator sees only real
-    // values, and what they change (the totals of threads past the end) is never written.
-    const Acc fill = base + tile > n ? static_cast<Acc>(first[base]) : Acc{};
-    const int valid = load_items<K>(first, base + mine, n, vin, fill, items);
+    const bool full = base + tile <= n;
+    int valid = K;
+    if constexpr (stage_in) {
+      if (sin && full) {
+        using V = std::remove_cv_t<std::remove_pointer_t<InIt>>;
+        if constexpr (std::is_same<V, Acc>::value) {
+          staged_load<K>(first + base + warp_chunk, staging, items);
+        } else {
+          V v[K];
+          staged_load<K>(first + base + warp_chunk, staging, v);
+#pragma unroll
+          for (int k = 0; k < K; ++k) items[k] = static_cast<Acc>(v[k]);
+        }
+      }
+    }
+    if (!(sin && full)) {
+      // Positions past the end hold a real element (the tile's first): the operator sees only
+      // real values, and what they change (the totals of threads past the end) is never written.
+      const Acc fill = full ? Acc{} : static_cast<Acc>(first[base]);
+      valid = load_items<K>(first, base + mine, n, vin, fill, items);
+    }
     scanner.scan(items, exclusive_output, op);
+    if constexpr (stage_out) {
+      if (sout && full) {
+        staged_store<K>(out + base + warp_chunk, staging, items);
+        continue;
+      }
+    }
     store_items<K>(out, base + mine, valid, vout, items);
   }
 }
