@@ -15,7 +15,8 @@
 //                               thread instead of 4; a 2 MB first table instead of 64 MB; no
 //                               shared-memory table in front; the first two together; records
 //                               grouped first into 32 or 128 partitions by hash (each owning one
-//                               region of the table: partition_bits)
+//                               region of the table: partition_bits); the same with 32 partitions
+//                               only once the first table overflows (partition_bits_on_growth)
 // Bytes: keys and values read once, the groups written.
 #pragma once
 
@@ -58,6 +59,9 @@ struct partitions32 : algo::detail::group::oa_tuning {
 };
 struct partitions128 : algo::detail::group::oa_tuning {
   static constexpr int partition_bits = 7;
+};
+struct partitions32_on_growth : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits_on_growth = 5;
 };
 
 template <class Tuning, class V>
@@ -181,6 +185,8 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
       tuned("oa tuning: 32 partitions", [&] { return group_reduce_tuned<partitions32>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: 128 partitions",
             [&] { return group_reduce_tuned<partitions128>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: 32 partitions once the first table overflows",
+            [&] { return group_reduce_tuned<partitions32_on_growth>(keys.p, values.p, n, k_out.p, v_out.p); });
     }
     // locked_chaining on skewed keys serializes on the hottest key's lock: 148 s for 2^26 Zipf records
     // with m = 1024 on the H100 (2026-11-23), so its skewed rows are left out

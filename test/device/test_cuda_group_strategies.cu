@@ -190,6 +190,12 @@ struct partitions8_grown : algo::detail::group::oa_tuning {
   static constexpr std::size_t front_bytes = 0;
 };
 
+/// Input order into a 64 KB first table; on its overflow, 16 partitions and a larger table.
+struct partitions16_on_growth : algo::detail::group::oa_tuning {
+  static constexpr int partition_bits_on_growth = 4;
+  static constexpr std::size_t first_table_bytes = std::size_t(64) << 10;
+};
+
 template <class Tuning>
 void check_tuning(const char* name) {
   struct c_t {
@@ -230,4 +236,5 @@ void check_tuning(const char* name) {
 TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions first", "[cuda][group][tuning]") {
   check_tuning<partitions32>("32 partitions");
   check_tuning<partitions8_grown>("8 partitions, 64 KB first table grown, report every 16, no front table");
+  check_tuning<partitions16_on_growth>("16 partitions once a 64 KB first table overflows");
 }

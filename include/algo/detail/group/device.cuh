@@ -242,6 +242,10 @@ struct oa_tuning {
   /// work on one or two regions at a time, a working set that can stay in L2 when the whole table
   /// does not. Packed tables only (keys of 4 bytes or less, an identity); others ignore it.
   static constexpr int partition_bits = 0;
+  /// b > 0 (with partition_bits 0): records go in input order into the first table; if it
+  /// overflows (many distinct keys), the pre-pass runs with 2^b partitions and the build starts
+  /// again, partitioned, in a table sized from the first build's estimate.
+  static constexpr int partition_bits_on_growth = 0;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
@@ -565,13 +569,16 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     unsigned long long first_cap = 1024;
     while (first_cap * 2 * sizeof(Slot) <= Tuning::first_table_bytes) first_cap *= 2;
     unsigned long long cap = std::min<unsigned long long>(cap_max, std::max<unsigned long long>(first_cap, 1ull << pbits));
+    // (a partitioned build needs at least one slot per partition: `partitioned` raises cap to that)
     rank_buffers rb(p, n);
     cuda::temporary_buffer status_buf(p, sizeof(build_status));
     auto* status = status_buf.as<build_status>();
 
     // Builds tables of growing sizes from the records (bk, bv, index: the input, or its copy
     // grouped into partitions) until one holds every key.
-    const auto build = [&](auto bk, auto bv, auto index) -> std::int64_t {
+    // (bits: the partition bits of the records' order, 0 for input order; give_up: return -1 when
+    // the table overflows, cap then set from the estimate, instead of growing it)
+    const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up) -> std::int64_t {
       const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
                                           decltype(index)>;
       int per_sm = 0;
@@ -586,7 +593,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         cuda::temporary_buffer slots(p, static_cast<std::size_t>(cap) * sizeof(Slot));
         const Table table{slots.as<Slot>(), cap - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
         int shift = 0;  // with partitions: the home slot is the top log2(cap) bits of the hash
-        if (pbits > 0)
+        if (bits > 0)
           while ((1ull << (64 - shift - 1)) >= cap && shift < 63) ++shift;
         hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
         cuda::check_launch(name, "clear_table_kernel");
@@ -607,41 +614,56 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                          "with the hash?)");
         const double r = std::min(static_cast<double>(st.tiles) * tile, static_cast<double>(n));
         double m = estimate_distinct(static_cast<double>(st.claimed), r, static_cast<double>(n));
-        if (pbits > 0) {
+        if (bits > 0) {
           // the records seen were those of the first partitions only: their keys, about
           // m x (partitions seen) / (all partitions) of them
-          const double parts = static_cast<double>(1ull << pbits);
+          const double parts = static_cast<double>(1ull << bits);
           const double seen = std::max(1.0, std::min(parts, std::ceil(r * parts / static_cast<double>(n))));
           m = std::min(static_cast<double>(n), m * parts / seen);
         }
         const unsigned long long want = hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(m / size_load)) + 1);
         cap = std::min(cap_max, std::max(cap * 4, want));
+        if (give_up) return -1;
       }
     };
 
-    if constexpr (pbits > 0) {
-      // the pre-pass: count each block's records per partition, place the blocks' slices, copy
+    // the pre-pass (count each block's records per partition, place the blocks' slices, copy),
+    // then the build over the copy
+    const auto partitioned = [&](auto bits_tag) -> std::int64_t {
+      constexpr int B = decltype(bits_tag)::value;
       const long long blocks = (static_cast<long long>(n) + partition_chunk - 1) / partition_chunk;
-      const long long count = blocks << pbits;
+      const long long count = blocks << B;
       cuda::temporary_buffer counts(p, static_cast<std::size_t>(count) * sizeof(unsigned));
       cuda::temporary_buffer offsets(p, static_cast<std::size_t>(count) * sizeof(unsigned long long));
       cuda::temporary_buffer part_keys(p, static_cast<std::size_t>(n) * sizeof(K));
       cuda::temporary_buffer part_values(p, static_cast<std::size_t>(n) * sizeof(Acc));
       cuda::temporary_buffer part_index(p, static_cast<std::size_t>(n) * sizeof(unsigned));
-      partition_count_kernel<pbits><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
+      partition_count_kernel<B><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
           keys, static_cast<long long>(n), hash, counts.as<unsigned>());
       cuda::check_launch(name, "partition_count_kernel");
       partition_offsets_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), count,
                                                                offsets.as<unsigned long long>());
       cuda::check_launch(name, "partition_offsets_kernel");
-      partition_scatter_kernel<pbits><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
+      partition_scatter_kernel<B><<<static_cast<unsigned>(blocks), threads, 0, p.stream>>>(
           keys, values, static_cast<long long>(n), hash, offsets.as<unsigned long long>(), part_keys.as<K>(),
           part_values.as<Acc>(), part_index.as<unsigned>());
       cuda::check_launch(name, "partition_scatter_kernel");
+      cap = std::max<unsigned long long>(cap, std::min<unsigned long long>(cap_max, 1ull << B));
       return build(static_cast<const K*>(part_keys.as<K>()), static_cast<const Acc*>(part_values.as<Acc>()),
-                   stored_index{part_index.as<unsigned>()});
+                   stored_index{part_index.as<unsigned>()}, B, false);
+    };
+
+    constexpr int growth_bits = packed ? Tuning::partition_bits_on_growth : 0;
+    static_assert(Tuning::partition_bits_on_growth >= 0 && Tuning::partition_bits_on_growth <= 10,
+                  "oa_tuning::partition_bits_on_growth: 0 to 10");
+    if constexpr (pbits > 0) {
+      return partitioned(std::integral_constant<int, pbits>{});
+    } else if constexpr (growth_bits > 0) {
+      const std::int64_t groups = build(keys, values, identity_index{}, 0, true);
+      if (groups >= 0) return groups;
+      return partitioned(std::integral_constant<int, growth_bits>{});
     } else {
-      return build(keys, values, identity_index{});
+      return build(keys, values, identity_index{}, 0, false);
     }
   };
   if constexpr (Comb::has_identity && hc::packable_key_v<K>) {
