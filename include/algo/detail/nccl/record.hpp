@@ -217,4 +217,24 @@ inline std::string describe_failure(const unsigned char* blocks, int nranks) {
   }
 }
 
+/// The name every rank puts before the message: rank 0's collective (from its record), so that ranks
+/// which called different collectives still raise the same text; "nccl" when rank 0 sent no valid
+/// record.
+inline std::string failure_prefix(const unsigned char* blocks) {
+  rank_record first;
+  std::memcpy(&first, blocks, sizeof(first));
+  if (first.magic != record_magic || first.algorithm == 0 ||
+      first.algorithm > static_cast<std::uint32_t>(collective::transpose))
+    return "nccl";
+  return collective_name(first.algorithm);
+}
+
+/// The whole what() of the algo::error every rank raises for the same records:
+/// "algo::<rank 0's collective>: rank q of P: <problem>" (empty when every record is fine).
+inline std::string failure_what(const unsigned char* blocks, int nranks) {
+  const std::string m = describe_failure(blocks, nranks);
+  if (m.empty()) return m;
+  return "algo::" + failure_prefix(blocks) + ": " + m;
+}
+
 }  // namespace algo::detail::nccl

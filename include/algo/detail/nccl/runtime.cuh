@@ -250,12 +250,11 @@ inline void raise_deferred(ncclComm_t comm, int nranks) {
   volatile unsigned* flag = reinterpret_cast<volatile unsigned*>(d.base);
   if (*flag == 0) return;
   std::atomic_thread_fence(std::memory_order_acquire);
-  std::uint32_t algorithm = 0;
-  std::memcpy(&algorithm, d.base + 8, 4);
-  const std::string message = describe_failure(d.base + 64, nranks);
+  const std::string message = failure_what(d.base + 64, nranks);
   *flag = 0;
-  // the same message as the rank whose input was bad raised at once
-  fail(collective_name(algorithm), message.empty() ? std::string("an earlier call failed on another rank") : message);
+  // the same message as the rank whose input was bad raised at once (prefixed with rank 0's collective)
+  if (message.empty()) fail("synchronize", "an earlier call failed on another rank");
+  throw error(message);
 }
 
 // ---- the first exchange --------------------------------------------------------------------------
@@ -363,15 +362,17 @@ local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks,
   host_slot hs = thread_host_slot(name, bytes);
   check_cuda(cudaMemcpyAsync(hs.host, buf.get(), bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
   wait_for_stream(name, c.comm, s);
-  std::string message = describe_failure(hs.host, c.nranks);
-  if (message.empty()) message = "internal: this rank's problem did not reach the exchange";
-  fail(name, message);
+  const std::string message = failure_what(hs.host, c.nranks);
+  if (message.empty()) fail(name, "internal: this rank's problem did not reach the exchange");
+  throw error(message);
 }
 
-/// Checks the records on the host (after a wait): every rank raises the same algo::error.
-inline void check_records(const char* name, const unsigned char* blocks, int nranks) {
-  const std::string message = describe_failure(blocks, nranks);
-  if (!message.empty()) fail(name, message);
+/// Checks the records on the host (after a wait): every rank raises the same algo::error, its
+/// prefix the collective rank 0 called (not this rank's own `name`: ranks may have called different
+/// ones).
+inline void check_records(const char* /*name*/, const unsigned char* blocks, int nranks) {
+  const std::string message = failure_what(blocks, nranks);
+  if (!message.empty()) throw error(message);
 }
 
 }  // namespace algo::detail::nccl
