@@ -83,8 +83,15 @@ void synchronize(const nccl_policy<L>& p) {
   const char* name = "synchronize";
   const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.comm, p.local.stream);
   detail::nccl::wait_for_stream(name, p.comm, p.local.stream);
-  detail::nccl::raise_deferred(p.comm, c.nranks);
+  detail::nccl::raise_deferred(c);
 }
+
+/// Frees what the library keeps for `comm` (side streams, a few hundred bytes of device and pinned
+/// host memory per rank, made at the communicator's first use and kept, keyed by the ncclComm_t,
+/// until this call: ncclCommDestroy does not free them). Call it after the last collective on
+/// `comm` has finished (algo::synchronize), before or after ncclCommDestroy, on every thread that
+/// used it... once per communicator. A later call on `comm` makes them anew.
+inline void nccl_release(ncclComm_t comm) { detail::nccl::comm_table::get().release(comm); }
 
 // ---- inclusive_scan / exclusive_scan -----------------------------------------------------------------
 /// This rank's part of the inclusive scan of the global sequence (plus, in the value type).

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "../../functional.hpp"
@@ -164,7 +165,6 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   static_assert(std::is_trivially_copyable<Result>::value, "algo::nccl: the result must be trivially copyable");
   constexpr bool inline_payload = sizeof(Partial) <= inline_payload_bytes && alignof(Partial) <= 128;
   const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc>(), n);
-  if (verdict.problem != local_problem::none) fail_after_exchange(req.name, c, rec, verdict, local.stream);
 
   const cudaStream_t s = local.stream;
   const std::size_t P = static_cast<std::size_t>(c.nranks);
@@ -175,19 +175,35 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   const std::size_t host_bytes = slot_bytes + blocks_bytes;
   const bool need_host = req.wait || !inline_payload;
 
+  // everything up to the all-gather: any exception here (memory, a launch, the local partial)
+  // becomes this rank's problem, and the rank still joins the exchange (fail_after_exchange, with
+  // the communicator's own buffers), so that no peer waits for it forever
+  local_verdict v = verdict;
   host_slot hs;
-  if (need_host) hs = thread_host_slot(req.name, host_bytes);
-  const bool device_slot = need_host && !hs.mapped;
-  cuda::temporary_buffer buf(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
-  unsigned char* blocks = buf.as<unsigned char>();
-  unsigned char* second = blocks + blocks_bytes;
-  unsigned char* dslot = device_slot ? second + second_bytes : nullptr;
-  unsigned char* mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
-
-  write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
-  cuda::check_launch(req.name, "write_record_kernel");
-  unsigned char* my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
-  if (n > 0 && req.compute_partial) partial(my_payload);
+  bool device_slot = false;
+  std::optional<cuda::temporary_buffer> buf;
+  unsigned char *blocks = nullptr, *second = nullptr, *dslot = nullptr, *mine = nullptr, *my_payload = nullptr;
+  if (v.problem == local_problem::none) {
+    try {
+      if (need_host) hs = thread_host_slot(req.name, host_bytes);
+      device_slot = need_host && !hs.mapped;
+      buf.emplace(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
+      blocks = buf->as<unsigned char>();
+      second = blocks + blocks_bytes;
+      dslot = device_slot ? second + second_bytes : nullptr;
+      mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
+      write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+      cuda::check_launch(req.name, "write_record_kernel");
+      my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
+      if (n > 0 && req.compute_partial) partial(my_payload);
+    } catch (...) {
+      v = verdict_from_current_exception(req.name);
+    }
+  }
+  if (v.problem != local_problem::none) {
+    buf.reset();
+    fail_after_exchange(req.name, c, rec, v, local.stream);
+  }
   check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
 
   if constexpr (!inline_payload) {
@@ -202,7 +218,7 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   const unsigned ticket = next_ticket();
   unsigned char* kernel_slot = req.wait ? (device_slot ? dslot : hs.host) : nullptr;
   unsigned char* deferred = nullptr;
-  if (!req.wait) deferred = deferred_for(c.comm, c.nranks).base;
+  if (!req.wait) deferred = deferred_for(c);
   const unsigned char* payloads = inline_payload ? blocks + record_bytes : second;
   const std::size_t stride = inline_payload ? block_bytes : stride2;
   if (req.wait && !device_slot) *reinterpret_cast<volatile unsigned*>(hs.host) = 0;

@@ -62,7 +62,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   const char* name = "transpose";
   const comm_info c = query_comm(name, comm, local.stream);
   std::int64_t lr = 0, lc = 0;
-  const local_verdict v = run_local_checks(name, c, [&] {
+  local_verdict v = run_local_checks(name, c, [&] {
     checked_matrix_size(name, rows, cols);
     if (row_begin < 0 || row_end < row_begin || row_end > rows)
       fail(name, "input rows [" + std::to_string(row_begin) + ", " + std::to_string(row_end) + ") are not within [0, " +
@@ -88,26 +88,33 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   rec.v[3] = row_end;
   rec.v[4] = out_begin;
   rec.v[5] = out_end;
-  if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
 
-  // ---- 0. the records --------------------------------------------------------------------------------
+  // ---- 0. the records, through the communicator's own buffers (nothing to allocate before the
+  // exchange); a launch that fails still makes this rank join the exchange, with its problem ----------
   const cudaStream_t s = local.stream;
   const int P = c.nranks, me = c.rank;
   const std::size_t blocks_bytes = static_cast<std::size_t>(P) * block_bytes;
+  unsigned char* const blocks = c.res->blocks;
+  unsigned char* const mine = blocks + static_cast<std::size_t>(me) * block_bytes;
+  if (v.problem == local_problem::none) {
+    try {
+      write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+      cuda::check_launch(name, "write_record_kernel");
+    } catch (...) {
+      v = verdict_from_current_exception(name);
+    }
+  }
+  if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
   std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
   {
-    cuda::temporary_buffer buf(local, blocks_bytes);
-    unsigned char* mine = buf.as<unsigned char>() + static_cast<std::size_t>(me) * block_bytes;
-    write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
-    cuda::check_launch(name, "write_record_kernel");
-    check_nccl(ncclAllGather(mine, buf.get(), block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
-    host_slot hs = thread_host_slot(name, blocks_bytes);
-    check_cuda(cudaMemcpyAsync(hs.host, buf.get(), blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
+    check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
+    unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, blocks_bytes, cudaHostAllocPortable));
+    check_cuda(cudaMemcpyAsync(host, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
     wait_for_stream(name, comm, s);
-    check_records(name, hs.host, P);
+    check_records(name, host, P);
     for (int q = 0; q < P; ++q) {
       rank_record r;
-      std::memcpy(&r, hs.host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
+      std::memcpy(&r, host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
       ranges[q] = rank_rows{r.v[2], r.v[3], r.v[4], r.v[5]};
     }
   }
@@ -131,7 +138,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   T* const recv = recvbuf.as<T>();
 
   const int K = plan.chunks();
-  const comm_streams cs = streams_for(comm, c.comm_device);
+  const comm_streams cs = streams_for(c);
   event_set ev(static_cast<std::size_t>(2 * K + 3));  // [0] start, [1..K] packed, [K+1..2K] received, [2K+1] exchanged, [2K+2] unpacked
   check_cuda(cudaEventRecord(ev[0], s), name, "cudaEventRecord");
   check_cuda(cudaStreamWaitEvent(cs.exchange, ev[0], 0), name, "cudaStreamWaitEvent");
