@@ -82,6 +82,9 @@ template <class L>
 void synchronize(const nccl_policy<L>& p) {
   const char* name = "synchronize";
   const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.comm, p.local.stream);
+  if (c.capturing)
+    detail::fail(name, "waits on the host and cannot run while the policy's stream is being captured into a CUDA "
+                       "graph; call it after launching the graph");
   detail::nccl::wait_for_stream(name, p.comm, p.local.stream);
   detail::nccl::raise_deferred(c);
 }

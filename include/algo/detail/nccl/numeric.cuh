@@ -183,26 +183,48 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   bool device_slot = false;
   std::optional<cuda::temporary_buffer> buf;
   unsigned char *blocks = nullptr, *second = nullptr, *dslot = nullptr, *mine = nullptr, *my_payload = nullptr;
-  if (v.problem == local_problem::none) {
-    try {
-      if (need_host) hs = thread_host_slot(req.name, host_bytes);
-      device_slot = need_host && !hs.mapped;
-      buf.emplace(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
-      blocks = buf->as<unsigned char>();
-      second = blocks + blocks_bytes;
-      dslot = device_slot ? second + second_bytes : nullptr;
-      mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
+  auto set_up = [&](bool failing) {
+    if (need_host) hs = thread_host_slot(req.name, host_bytes);
+    device_slot = need_host && !hs.mapped;
+    buf.emplace(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
+    blocks = buf->as<unsigned char>();
+    second = blocks + blocks_bytes;
+    dslot = device_slot ? second + second_bytes : nullptr;
+    mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
+    my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
+    if (failing) {
+      write_record_text_kernel<><<<1, 1, 0, s>>>(mine, failing_record(rec, v));
+      cuda::check_launch(req.name, "write_record_text_kernel");
+    } else {
       write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
       cuda::check_launch(req.name, "write_record_kernel");
-      my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
       if (n > 0 && req.compute_partial) partial(my_payload);
+    }
+  };
+  if (v.problem == local_problem::none) {
+    try {
+      set_up(false);
     } catch (...) {
+      buf.reset();
       v = verdict_from_current_exception(req.name);
     }
   }
   if (v.problem != local_problem::none) {
-    buf.reset();
-    fail_after_exchange(req.name, c, rec, v, local.stream);
+    if (c.capturing && !req.wait && inline_payload) {
+      // a call that does not wait, inside a stream capture: the other ranks capture their exchange
+      // (it runs when the graph is launched), so this rank captures its failing record the same way
+      // rather than exchanging now; at every launch of the graphs every rank's fold finds it, no
+      // rank writes *out, and algo::synchronize raises the same error on every rank
+      if (c.device != c.comm_device)
+        fail(req.name, "rank " + std::to_string(c.rank) + " of " + std::to_string(c.nranks) +
+                           ": the communicator belongs to device " + std::to_string(c.comm_device) +
+                           " but the call runs on device " + std::to_string(c.device) +
+                           "; inside a stream capture this rank cannot take part in the captured exchange, so the "
+                           "other ranks' graphs must not be launched");
+      set_up(true);  // an exception here leaves this rank out of the captured exchange (as above)
+    } else {
+      fail_after_exchange(req.name, c, rec, v, local.stream);
+    }
   }
   check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
 

@@ -105,6 +105,25 @@ class device_guard {
   int prev_ = -1;
 };
 
+/// Switches this thread to cudaStreamCaptureModeRelaxed for its scope (restored on exit, also on
+/// exceptions): calls that a capture in global or thread-local mode forbids on the capturing thread
+/// (cudaMalloc, cudaHostAlloc, cudaStreamQuery, cudaEventQuery on streams outside the capture) are
+/// then allowed. Used around the host-side set-up of a communicator and the exchange of a failing
+/// rank, which never touch the captured stream.
+class relaxed_capture_mode {
+ public:
+  relaxed_capture_mode() { ok_ = cudaThreadExchangeStreamCaptureMode(&mode_) == cudaSuccess; }
+  relaxed_capture_mode(const relaxed_capture_mode&) = delete;
+  relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
+  ~relaxed_capture_mode() {
+    if (ok_) cudaThreadExchangeStreamCaptureMode(&mode_);
+  }
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+  bool ok_ = false;
+};
+
 /// What one communicator keeps for the life of the program, created on its device at its first use
 /// (so that no later step of a collective must allocate before or during its first exchange):
 /// the side streams of the pipelined exchange, and what a rank that fails before its exchange
@@ -201,7 +220,11 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
   check_nccl(ncclCommUserRank(comm, &c.rank), name, "ncclCommUserRank", comm);
   check_nccl(ncclCommCount(comm, &c.nranks), name, "ncclCommCount", comm);
   check_nccl(ncclCommCuDevice(comm, &c.comm_device), name, "ncclCommCuDevice", comm);
-  c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
+  {
+    // first use: streams, cudaMalloc, cudaHostAlloc, allowed even on a thread that is capturing
+    relaxed_capture_mode relaxed;
+    c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
+  }
   c.device = c.comm_device;
   try {
     // the device the call runs on: the current one (temporaries are allocated there), and the
@@ -215,7 +238,14 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
       else (void)cudaGetLastError();
     }
 #endif
-    if (c.device == c.comm_device) c.capturing = cuda::stream_is_capturing(stream, name);
+    if (c.device == c.comm_device) {
+      c.capturing = cuda::stream_is_capturing(stream, name);
+    } else {
+      // a stream of another device: its capture state still decides whether this rank may exchange now
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(stream, &status) == cudaSuccess) c.capturing = status != cudaStreamCaptureStatusNone;
+      else (void)cudaGetLastError();
+    }
   } catch (const std::exception& e) {
     c.problem = e.what();
   }
@@ -404,15 +434,24 @@ local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks,
 
 /// A rank whose own input is bad still takes part in the first exchange (so no rank waits for it
 /// forever), on its communicator's device and a side stream, then raises what every rank raises.
-[[noreturn]] inline void fail_after_exchange(const char* name, const comm_info& c, rank_record rec,
-                                             const local_verdict& v, cudaStream_t user_stream) {
+/// The record of a rank with a problem, and the problem's text (cut to 127 bytes).
+inline record_and_text failing_record(rank_record rec, const local_verdict& v) {
   rec.problem = static_cast<std::int32_t>(v.problem);
   record_and_text rt;
   std::memset(&rt, 0, sizeof(rt));
   rt.rec = rec;
   std::strncpy(rt.text, v.text.c_str(), inline_payload_bytes - 1);
   if (v.text.size() >= inline_payload_bytes - 1) std::memcpy(rt.text + inline_payload_bytes - 4, "...", 3);
+  return rt;
+}
 
+/// Runs on the side stream, now, even when the caller's stream is being captured (a waiting call
+/// refused under capture, or one whose set-up failed): the host-side calls it makes (event record,
+/// polling the side stream) are allowed there by the relaxed capture mode, for its duration.
+[[noreturn]] inline void fail_after_exchange(const char* name, const comm_info& c, rank_record rec,
+                                             const local_verdict& v, cudaStream_t user_stream) {
+  const record_and_text rt = failing_record(rec, v);
+  relaxed_capture_mode relaxed;
   device_guard g(c.comm_device);
   const cudaStream_t s = c.res->exchange;
   // keep NCCL's order on this communicator: the side stream starts after the caller's work
