@@ -27,6 +27,7 @@ void check_shape(const mg::rank_context& ctx, mg::checker& ck, cudaStream_t stre
   for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<T>(mg::mix(i) % 1000003);
   mg::dbuf<T> full(h), ref(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>((oe - ob) * rows));
   mg::die_cuda(cudaMemset(out.p, 0xff, out.n * sizeof(T)), "cudaMemset");
+  mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the legacy stream's set-up is done
   T* end = algo::transpose(p, full.p + rb * cols, rows, cols, algo::row_range{rb, re}, out.p, algo::row_range{ob, oe});
   ck.expect(end == out.p + (oe - ob) * rows, where + ": returned end");
   mg::die_cuda(cudaStreamSynchronize(stream), "sync");
