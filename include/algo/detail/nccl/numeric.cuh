@@ -52,6 +52,12 @@ inline constexpr bool plus_identity_v =
 template <class Op, class Acc>
 using partial_t = std::conditional_t<plus_identity_v<Op, Acc>, Acc, lifted<Acc>>;
 
+/// Whether a partial travels in the first exchange, in its block beside the record (else the records
+/// go first, with a host wait, and the partials in a second all-gather). The one test used by every
+/// path: the exchange itself and the reductions that decide whether they may be captured.
+template <class Partial>
+inline constexpr bool fits_first_exchange_v = sizeof(Partial) <= inline_payload_bytes && alignof(Partial) <= 128;
+
 template <class Acc>
 Acc plus_identity() {
   if constexpr (std::is_floating_point<Acc>::value) return -Acc(0);
@@ -163,7 +169,7 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   using Partial = partial_t<Op, Acc>;
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::nccl: the accumulator must be trivially copyable");
   static_assert(std::is_trivially_copyable<Result>::value, "algo::nccl: the result must be trivially copyable");
-  constexpr bool inline_payload = sizeof(Partial) <= inline_payload_bytes && alignof(Partial) <= 128;
+  constexpr bool inline_payload = fits_first_exchange_v<Partial>;
   const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc>(), n);
 
   const cudaStream_t s = local.stream;
@@ -327,7 +333,7 @@ T reduce(const char* name, collective kind, ncclComm_t comm, const Local& local,
   std::int64_t n = 0;
   // reduce_into never waits (so it may be captured into a CUDA graph), unless its partial is too
   // large for the first exchange
-  constexpr bool inline_payload = sizeof(partial_t<Op, Acc>) <= inline_payload_bytes;
+  constexpr bool inline_payload = fits_first_exchange_v<partial_t<Op, Acc>>;
   const local_verdict v = run_local_checks(name, c, [&] { n = checks(); }, !wait && inline_payload);
   const fold_request req{name, kind, c.nranks, wait, true};
   const fold_result<T> r = exchange_and_fold<V, Acc, T>(
