@@ -91,9 +91,10 @@ void synchronize(const nccl_policy<L>& p) {
 
 /// Frees what the library keeps for `comm` (side streams, a few hundred bytes of device and pinned
 /// host memory per rank, made at the communicator's first use and kept, keyed by the ncclComm_t,
-/// until this call: ncclCommDestroy does not free them). Call it after the last collective on
-/// `comm` has finished (algo::synchronize), before or after ncclCommDestroy, on every thread that
-/// used it... once per communicator. A later call on `comm` makes them anew.
+/// until this call: ncclCommDestroy does not free them). Call it once per communicator, after the
+/// last collective on it has finished (algo::synchronize) and before another communicator may be
+/// created at the same address; an error a reduce_into left for algo::synchronize is dropped with
+/// them. A later call on `comm` makes them anew.
 inline void nccl_release(ncclComm_t comm) { detail::nccl::comm_table::get().release(comm); }
 
 // ---- inclusive_scan / exclusive_scan -----------------------------------------------------------------
