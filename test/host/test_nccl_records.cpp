@@ -102,6 +102,24 @@ TEST_CASE("nccl records: every rank raises the same text, prefixed with rank 0's
   CHECK(nr::failure_what(b.data(), 2).rfind("algo::nccl: rank 0 of 2: sent no valid record", 0) == 0);
 }
 
+namespace {
+struct op_a {};
+struct op_b {};
+}  // namespace
+
+TEST_CASE("nccl records: the operator's type is part of the type hash", "[nccl]") {
+  CHECK(nr::type_hash<int, long long, op_a>() == nr::type_hash<int, long long, op_a>());
+  CHECK(nr::type_hash<int, long long, op_a>() != nr::type_hash<int, long long, op_b>());
+  CHECK(nr::type_hash<int, long long, op_a>() != nr::type_hash<int, long long>());
+  auto b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 0).type_hash = nr::type_hash<int, long long, op_a>();
+  rec(b, 1).type_hash = nr::type_hash<int, long long, op_b>();
+  CHECK(nr::first_bad_rank(b.data(), 2) == 1);
+  CHECK(nr::describe_failure(b.data(), 2).rfind("rank 1 of 2: its element type differs from rank 0's, or its "
+                                                "accumulator or operator type does",
+                                                0) == 0);
+}
+
 TEST_CASE("nccl records: a global length over 2^63 - 1", "[nccl]") {
   const std::int64_t big = std::int64_t(1) << 62;
   auto b = blocks_for(nr::collective::reduce, {big, big - 1, 0});  // 2^63 - 1 in all

@@ -207,6 +207,15 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
                         bad_rank + ": its element type differs");
     expect_working(ctx, ck, stream, "element types differ");
 
+    // ---- operators differ between ranks (the same accumulator, the same partial size) --------------------------
+    expect_common_error(ctx, ck, "reduce, operators differ",
+                        [&] {
+                          if (me_bad) algo::reduce(p, data.p, data.p + 100, 0, algo::minimum<>{});
+                          else algo::reduce(p, data.p, data.p + 100, 0, algo::maximum<>{});
+                        },
+                        bad_rank + ": its element type differs from rank 0's, or its accumulator or operator type does");
+    expect_working(ctx, ck, stream, "operators differ");
+
     // ---- different collectives ----------------------------------------------------------------------------------
     expect_common_error(ctx, ck, "reduce against inclusive_scan",
                         [&] {

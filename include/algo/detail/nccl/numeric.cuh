@@ -170,7 +170,7 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::nccl: the accumulator must be trivially copyable");
   static_assert(std::is_trivially_copyable<Result>::value, "algo::nccl: the result must be trivially copyable");
   constexpr bool inline_payload = fits_first_exchange_v<Partial>;
-  const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc>(), n);
+  const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc, Op>(), n);
 
   const cudaStream_t s = local.stream;
   const std::size_t P = static_cast<std::size_t>(c.nranks);
