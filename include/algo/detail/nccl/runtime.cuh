@@ -164,7 +164,9 @@ class comm_table {
     std::lock_guard<std::mutex> lock(mutex_);
     auto& e = table_[comm];
     if (e && e->device == dev && e->nranks == nranks) return *e;
-    // a new communicator (or another one at the address of a destroyed one)
+    // a new communicator (or another one at the address of a destroyed one): streams, cudaMalloc,
+    // cudaHostAlloc, allowed even on a thread that is capturing
+    relaxed_capture_mode relaxed;
     auto r = std::make_unique<comm_resources>();
     device_guard g(dev);
     r->device = dev;
@@ -220,11 +222,7 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
   check_nccl(ncclCommUserRank(comm, &c.rank), name, "ncclCommUserRank", comm);
   check_nccl(ncclCommCount(comm, &c.nranks), name, "ncclCommCount", comm);
   check_nccl(ncclCommCuDevice(comm, &c.comm_device), name, "ncclCommCuDevice", comm);
-  {
-    // first use: streams, cudaMalloc, cudaHostAlloc, allowed even on a thread that is capturing
-    relaxed_capture_mode relaxed;
-    c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
-  }
+  c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
   c.device = c.comm_device;
   try {
     // the device the call runs on: the current one (temporaries are allocated there), and the
