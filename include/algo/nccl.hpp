@@ -82,9 +82,20 @@ template <class L>
 void synchronize(const nccl_policy<L>& p) {
   const char* name = "synchronize";
   const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.comm, p.local.stream);
+  if (c.capturing)
+    detail::fail(name, "waits on the host and cannot run while the policy's stream is being captured into a CUDA "
+                       "graph; call it after launching the graph");
   detail::nccl::wait_for_stream(name, p.comm, p.local.stream);
-  detail::nccl::raise_deferred(p.comm, c.nranks);
+  detail::nccl::raise_deferred(c);
 }
+
+/// Frees what the library keeps for `comm` (side streams, a few hundred bytes of device and pinned
+/// host memory per rank, made at the communicator's first use and kept, keyed by the ncclComm_t,
+/// until this call: ncclCommDestroy does not free them). Call it once per communicator, after the
+/// last collective on it has finished (algo::synchronize) and before another communicator may be
+/// created at the same address; an error a reduce_into left for algo::synchronize is dropped with
+/// them. A later call on `comm` makes them anew.
+inline void nccl_release(ncclComm_t comm) { detail::nccl::comm_table::get().release(comm); }
 
 // ---- inclusive_scan / exclusive_scan -----------------------------------------------------------------
 /// This rank's part of the inclusive scan of the global sequence (plus, in the value type).

@@ -84,6 +84,42 @@ TEST_CASE("nccl records: different collectives, sizes and communicators", "[nccl
   CHECK(nr::describe_failure(b.data(), 2).find("sent no valid record") != std::string::npos);
 }
 
+TEST_CASE("nccl records: every rank raises the same text, prefixed with rank 0's collective", "[nccl]") {
+  auto b = blocks_for(nr::collective::reduce, {1, 2});
+  CHECK(nr::failure_what(b.data(), 2).empty());
+  rec(b, 1).algorithm = static_cast<std::uint32_t>(nr::collective::inclusive_scan);
+  // rank 1 called inclusive_scan, rank 0 reduce: both raise algo::reduce's text
+  CHECK(nr::failure_what(b.data(), 2) ==
+        "algo::reduce: rank 1 of 2: called algo::inclusive_scan while rank 0 called algo::reduce");
+  b = blocks_for(nr::collective::transform_reduce_into, {1, 2, 3});
+  rec(b, 2).problem = static_cast<std::int32_t>(nr::local_problem::message);
+  const char text[] = "output is a null pointer with 1 elements";
+  std::memcpy(b.data() + 2 * nr::block_bytes + nr::record_bytes, text, sizeof text);
+  CHECK(nr::failure_what(b.data(), 3) == "algo::transform_reduce_into: rank 2 of 3: output is a null pointer with 1 elements");
+  // rank 0 sent no valid record: a neutral prefix
+  b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 0).magic = 0;
+  CHECK(nr::failure_what(b.data(), 2).rfind("algo::nccl: rank 0 of 2: sent no valid record", 0) == 0);
+}
+
+namespace {
+struct op_a {};
+struct op_b {};
+}  // namespace
+
+TEST_CASE("nccl records: the operator's type is part of the type hash", "[nccl]") {
+  CHECK(nr::type_hash<int, long long, op_a>() == nr::type_hash<int, long long, op_a>());
+  CHECK(nr::type_hash<int, long long, op_a>() != nr::type_hash<int, long long, op_b>());
+  CHECK(nr::type_hash<int, long long, op_a>() != nr::type_hash<int, long long>());
+  auto b = blocks_for(nr::collective::reduce, {1, 2});
+  rec(b, 0).type_hash = nr::type_hash<int, long long, op_a>();
+  rec(b, 1).type_hash = nr::type_hash<int, long long, op_b>();
+  CHECK(nr::first_bad_rank(b.data(), 2) == 1);
+  CHECK(nr::describe_failure(b.data(), 2).rfind("rank 1 of 2: its element type differs from rank 0's, or its "
+                                                "accumulator or operator type does",
+                                                0) == 0);
+}
+
 TEST_CASE("nccl records: a global length over 2^63 - 1", "[nccl]") {
   const std::int64_t big = std::int64_t(1) << 62;
   auto b = blocks_for(nr::collective::reduce, {big, big - 1, 0});  // 2^63 - 1 in all

@@ -50,8 +50,11 @@ struct dbuf {
   T* p = nullptr;
   std::size_t n = 0;
   explicit dbuf(std::size_t count) : n(count) { die_cuda(cudaMalloc(&p, (count ? count : 1) * sizeof(T)), "cudaMalloc"); }
+  /// A copy of `h`, complete on the device when this returns: a cudaMemcpy from pageable memory may
+  /// return before its DMA has landed, and the tests' non-blocking streams are not ordered after it.
   dbuf(const std::vector<T>& h) : dbuf(h.size()) {
     if (n) die_cuda(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
   ~dbuf() { cudaFree(p); }
   dbuf(const dbuf&) = delete;

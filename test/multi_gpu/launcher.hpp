@@ -7,13 +7,16 @@
 //   threads  one process, one thread per GPU, communicators from ncclCommInitAll.
 //
 // The parent never touches CUDA (a CUDA context does not survive fork()): it asks a probe child how
-// many GPUs there are. Fewer GPUs than ranks, or none: prints "SKIP: ..." and exits 77 (CTest: SKIP).
+// many GPUs there are. Fewer GPUs than ranks, or none (a count of 0, cudaErrorNoDevice, no NVIDIA
+// driver on the machine): prints "SKIP: ..." and exits 77 (CTest: SKIP); any other CUDA error, or a
+// probe child that does not exit 0, is a failure (exit 1). Children die with the launcher (PR_SET_PDEATHSIG).
 // Every child is killed after --timeout seconds (default 120): a hang fails the test, it never passes.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,20 +68,48 @@ inline void die_nccl(ncclResult_t r, const char* what) {
   }
 }
 
-/// How many GPUs a fresh process sees (-1: CUDA failed), asked in a child.
-inline int probe_gpus(std::string& why) {
+/// In a child: dies with the launcher (SIGKILL when the parent goes), so no rank outlives a killed test.
+inline void die_with_parent(pid_t parent) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) std::_Exit(1);  // the parent went before prctl took effect
+}
+
+/// What a probe child found: the device count and cudaGetDeviceCount's error (cudaSuccess when it
+/// answered), or that the probe itself failed (it did not exit 0, or said nothing).
+struct probe_result {
+  bool probe_ok = false;
+  int count = 0;
+  int error = 0;  // a cudaError_t
+  std::string why;
+};
+
+/// How many GPUs a fresh process sees, asked in a child.
+inline probe_result probe_gpus() {
+  probe_result pr;
   int fds[2];
-  if (pipe(fds) != 0) return -1;
+  if (pipe(fds) != 0) {
+    pr.why = "pipe() failed";
+    return pr;
+  }
+  const pid_t parent = getpid();
   const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    pr.why = "fork() failed";
+    return pr;
+  }
   if (pid == 0) {
+    die_with_parent(parent);
     close(fds[0]);
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     char msg[256];
-    std::snprintf(msg, sizeof msg, "%d %s", e == cudaSuccess ? count : -1, e == cudaSuccess ? "" : cudaGetErrorString(e));
-    (void)!write(fds[1], msg, std::strlen(msg) + 1);
+    std::snprintf(msg, sizeof msg, "%d %d %s", e == cudaSuccess ? count : 0, static_cast<int>(e),
+                  e == cudaSuccess ? "-" : cudaGetErrorString(e));
+    const bool wrote = write(fds[1], msg, std::strlen(msg) + 1) == static_cast<ssize_t>(std::strlen(msg) + 1);
     close(fds[1]);
-    std::_Exit(0);
+    std::_Exit(wrote ? 0 : 1);
   }
   close(fds[1]);
   char buf[256] = {};
@@ -86,12 +117,19 @@ inline int probe_gpus(std::string& why) {
   for (ssize_t r; got < sizeof buf - 1 && (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0;) got += r;
   close(fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
-  int count = -1;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    pr.why = WIFSIGNALED(status) ? "the probe process was killed by signal " + std::to_string(WTERMSIG(status))
+                                 : "the probe process did not exit 0";
+    return pr;
+  }
   char rest[256] = {};
-  if (std::sscanf(buf, "%d %255[^\n]", &count, rest) < 1) count = -1;
-  why = rest;
-  return count;
+  if (std::sscanf(buf, "%d %d %255[^\n]", &pr.count, &pr.error, rest) < 2) {
+    pr.why = "the probe process said nothing readable";
+    return pr;
+  }
+  pr.probe_ok = true;
+  pr.why = rest;
+  return pr;
 }
 
 /// Waits for the children; kills them all after `timeout` seconds. 0 when every child exited 0.
@@ -154,9 +192,19 @@ inline int run_forked(int nranks, int timeout, const body_fn& body) {
   if (pipe(fds) != 0) return 1;
   std::fflush(stdout);
   std::vector<pid_t> pids;
+  const pid_t parent = getpid();
   for (int r = 0; r < nranks; ++r) {
     const pid_t pid = fork();
+    if (pid < 0) {
+      std::fprintf(stderr, "FAIL: fork() failed for rank %d\n", r);
+      for (pid_t p : pids) kill(p, SIGKILL);
+      for (pid_t p : pids) waitpid(p, nullptr, 0);
+      close(fds[0]);
+      close(fds[1]);
+      return 1;
+    }
     if (pid == 0) {
+      die_with_parent(parent);
       ncclUniqueId id;
       if (r == 0) {
         close(fds[0]);
@@ -191,8 +239,14 @@ inline int run_forked(int nranks, int timeout, const body_fn& body) {
 /// One process (a child, so that the timeout can end it), one thread per rank.
 inline int run_threads(int nranks, int timeout, const body_fn& body) {
   std::fflush(stdout);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "FAIL: fork() failed\n");
+    return 1;
+  }
   if (pid == 0) {
+    die_with_parent(parent);
     std::vector<ncclComm_t> comms(nranks);
     std::vector<int> devs(nranks);
     for (int r = 0; r < nranks; ++r) devs[r] = r;
@@ -231,13 +285,35 @@ inline int main(int argc, char** argv, const body_fn& body) {
   // NVLink multicast stays off (it can take a shared machine's GPUs out of service); a value the
   // environment already has is kept
   setenv("NCCL_NVLS_ENABLE", "0", 0);
-  std::string why;
-  const int gpus = probe_gpus(why);
-  if (gpus <= 0) {
-    std::printf("SKIP: no usable CUDA device on this machine (%s); multi-GPU tests need a GPU\n",
-                gpus < 0 ? why.c_str() : "device count is 0");
+  if (nranks < 1) {
+    std::fprintf(stderr, "FAIL: --ranks must be at least 1 (got %d)\n", nranks);
+    return 2;
+  }
+  if (form != "fork" && form != "threads") {
+    std::fprintf(stderr, "FAIL: --form must be fork or threads (got %s)\n", form.c_str());
+    return 2;
+  }
+  // SKIP only when there is no GPU; any other CUDA failure, or a probe that failed, is a failure
+  const probe_result pr = probe_gpus();
+  if (!pr.probe_ok) {
+    std::printf("FAIL: could not ask CUDA for the device count (%s)\n", pr.why.c_str());
+    return 1;
+  }
+  // no GPU: a count of 0, cudaErrorNoDevice, or a machine without the NVIDIA driver at all (no
+  // /dev/nvidiactl: the runtime then says cudaErrorInsufficientDriver, as on the CI machines); with the
+  // driver present, cudaErrorInsufficientDriver is a real failure
+  const bool no_driver = pr.error == static_cast<int>(cudaErrorInsufficientDriver) && access("/dev/nvidiactl", F_OK) != 0;
+  if (pr.error == static_cast<int>(cudaErrorNoDevice) || no_driver ||
+      (pr.error == static_cast<int>(cudaSuccess) && pr.count == 0)) {
+    std::printf("SKIP: no CUDA device on this machine (%s); multi-GPU tests need a GPU\n",
+                pr.error == static_cast<int>(cudaSuccess) ? "device count is 0" : pr.why.c_str());
     return 77;
   }
+  if (pr.error != static_cast<int>(cudaSuccess)) {
+    std::printf("FAIL: cudaGetDeviceCount failed: %s (cudaError_t %d)\n", pr.why.c_str(), pr.error);
+    return 1;
+  }
+  const int gpus = pr.count;
   if (gpus < nranks) {
     std::printf("SKIP: needs %d GPUs (one per rank), this machine has %d\n", nranks, gpus);
     return 77;

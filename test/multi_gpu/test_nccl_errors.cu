@@ -24,11 +24,14 @@ void expect_common_error(const mg::rank_context& ctx, mg::checker& ck, const std
     threw = true;
     message = e.what();
   }
+  // every rank joins the comparison (an all-gather), also one that threw nothing (its hash is the
+  // empty message's), so that a rank's missing error is a failure, never a hang
+  const std::uint64_t h = mg::hash_string(message);
+  const bool same = mg::same_on_all_ranks(ctx, &h, sizeof h);
   ck.expect(threw, what + ": no algo::error was thrown");
   if (!threw) return;
   ck.expect(message.find(needle) != std::string::npos, what + ": message lacks '" + needle + "': " + message);
-  const std::uint64_t h = mg::hash_string(message);
-  ck.expect(mg::same_on_all_ranks(ctx, &h, sizeof h), what + ": ranks raised different messages (this one: " + message + ")");
+  ck.expect(same, what + ": ranks raised different messages (this one: " + message + ")");
   if (ctx.rank == 0) std::printf("  %s -> %s\n", what.c_str(), message.c_str());
 }
 
@@ -100,6 +103,78 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
     expect_working(ctx, ck, stream, "reduce_into, null input");
   }
 
+  // ---- a scan inside a stream capture (on every rank): it must wait on the host, so every rank
+  // refuses it with the same error (rank 0's), after an exchange on a side stream; the capture stays
+  // valid (nothing was queued on the captured stream) -----------------------------------------------------
+  {
+    const std::string rank0 = "rank 0 of " + std::to_string(ctx.nranks);
+    mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    expect_common_error(ctx, ck, "inclusive_scan under capture",
+                        [&] {
+                          mg::die_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
+                                       "cudaStreamBeginCapture");
+                          auto end_capture = [&] {
+                            cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+                            mg::die_cuda(cudaStreamIsCapturing(stream, &status), "cudaStreamIsCapturing");
+                            ck.expect(status == cudaStreamCaptureStatusActive,
+                                      "inclusive_scan under capture: the capture was invalidated");
+                            cudaGraph_t g = nullptr;
+                            const cudaError_t e = cudaStreamEndCapture(stream, &g);
+                            ck.expect(e == cudaSuccess, std::string("inclusive_scan under capture: cudaStreamEndCapture: ") +
+                                                            cudaGetErrorString(e));
+                            if (g) cudaGraphDestroy(g);
+                          };
+                          try {
+                            algo::inclusive_scan(p, data.p, data.p + 100, out.p);
+                          } catch (...) {
+                            end_capture();
+                            throw;
+                          }
+                          end_capture();
+                        },
+                        rank0 + ": the policy's stream is being captured");
+    mg::die_cuda(cudaStreamSynchronize(stream), "sync");
+    out_untouched("inclusive_scan under capture");
+    expect_working(ctx, ck, stream, "inclusive_scan under capture");
+  }
+
+  // ---- reduce_into with a bad input, captured on every rank: nothing is thrown during the capture; at
+  // each launch of the graphs no rank writes *out and every rank's synchronize raises the same error -------
+  {
+    mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    const int* in = me_bad ? nullptr : data.p;
+    std::string at_capture;
+    cudaGraph_t graph = nullptr;
+    mg::die_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    try {
+      algo::reduce_into(p, in, in + 100, out.p, 0);
+    } catch (const algo::error& e) {
+      at_capture = e.what();
+    }
+    mg::die_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+    ck.expect(at_capture.empty(), "reduce_into captured, null input: thrown during the capture: " + at_capture);
+    cudaGraphExec_t exec = nullptr;
+    mg::die_cuda(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    for (int launch = 0; launch < 2; ++launch) {
+      mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+      std::string message;
+      try {
+        algo::synchronize(p);
+      } catch (const algo::error& e) {
+        message = e.what();
+      }
+      const std::string what = "reduce_into captured, null input, launch " + std::to_string(launch + 1);
+      const std::uint64_t h = mg::hash_string(message);
+      const bool same = mg::same_on_all_ranks(ctx, &h, sizeof h);
+      ck.expect(message.find(bad_rank + ": input is a null pointer") != std::string::npos, what + ": message " + message);
+      ck.expect(same, what + ": ranks raised different messages (" + message + ")");
+      out_untouched(what);
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    expect_working(ctx, ck, stream, "reduce_into captured, null input");
+  }
+
   // ---- transpose: row ranges that do not tile the matrix ------------------------------------------------------
   {
     const std::int64_t rows = 8 * ctx.nranks, cols = 4 * ctx.nranks;
@@ -131,6 +206,15 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
                         },
                         bad_rank + ": its element type differs");
     expect_working(ctx, ck, stream, "element types differ");
+
+    // ---- operators differ between ranks (the same accumulator, the same partial size) --------------------------
+    expect_common_error(ctx, ck, "reduce, operators differ",
+                        [&] {
+                          if (me_bad) algo::reduce(p, data.p, data.p + 100, 0, algo::minimum<>{});
+                          else algo::reduce(p, data.p, data.p + 100, 0, algo::maximum<>{});
+                        },
+                        bad_rank + ": its element type differs from rank 0's, or its accumulator or operator type does");
+    expect_working(ctx, ck, stream, "operators differ");
 
     // ---- different collectives ----------------------------------------------------------------------------------
     expect_common_error(ctx, ck, "reduce against inclusive_scan",

@@ -29,6 +29,32 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
   cudaStream_t stream;
   mg::die_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
   const auto p = algo::nccl(ctx.comm).on(stream);
+  // ---- reduce_into captured into a CUDA graph (the communicator's first use): every replay folds the
+  // data present then ---------------------------------------------------------------------------------
+  {
+    const std::int64_t m = 1000 + 37 * ctx.rank, total_m = 1000LL * ctx.nranks + 37LL * ctx.nranks * (ctx.nranks - 1) / 2;
+    mg::dbuf<int> d(std::vector<int>(m, 1));
+    mg::dbuf<long long> out(1);
+    // the first call on the communicator is the captured one: its set-up (side streams, exchange
+    // buffers, the slot for deferred errors) is made on the capturing thread
+    mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the set-up copies are done
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    mg::die_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    algo::reduce_into(p, d.p, d.p + m, out.p, 5LL);
+    mg::die_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+    mg::die_cuda(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    algo::synchronize(p);
+    ck.expect(out.host()[0] == 5 + total_m, "graph replay 1: reduce_into gave " + std::to_string(out.host()[0]));
+    mg::die_cuda(cudaMemcpy(d.p, std::vector<int>(m, 3).data(), m * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+    algo::synchronize(p);
+    ck.expect(out.host()[0] == 5 + 3 * total_m, "graph replay 2: reduce_into gave " + std::to_string(out.host()[0]));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
   const std::int64_t sizes[] = {0, 1, 3, 5000, (1 << 20) + 3};
   for (std::int64_t n : sizes) {
     for (int pat = 0; pat < mg::split_patterns; ++pat) {
@@ -123,29 +149,6 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
     }
   }
 
-  // ---- reduce_into captured into a CUDA graph: every replay folds the data present then -------------------
-  {
-    const std::int64_t m = 1000 + 37 * ctx.rank, total_m = 1000LL * ctx.nranks + 37LL * ctx.nranks * (ctx.nranks - 1) / 2;
-    mg::dbuf<int> d(std::vector<int>(m, 1));
-    mg::dbuf<long long> out(1);
-    algo::reduce_into(p, d.p, d.p + m, out.p, 0LL);  // once outside the capture (first-use set-up)
-    algo::synchronize(p);
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    mg::die_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    algo::reduce_into(p, d.p, d.p + m, out.p, 5LL);
-    mg::die_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
-    mg::die_cuda(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-    algo::synchronize(p);
-    ck.expect(out.host()[0] == 5 + total_m, "graph replay 1: reduce_into gave " + std::to_string(out.host()[0]));
-    mg::die_cuda(cudaMemcpy(d.p, std::vector<int>(m, 3).data(), m * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
-    mg::die_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-    algo::synchronize(p);
-    ck.expect(out.host()[0] == 5 + 3 * total_m, "graph replay 2: reduce_into gave " + std::to_string(out.host()[0]));
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-  }
   cudaStreamDestroy(stream);
 }
 

@@ -1,6 +1,7 @@
 // algo::transpose over algo::nccl(comm): a rows x cols matrix distributed by row blocks, the result by
 // row blocks of the result; each rank's part against algo::cuda's transpose of the whole matrix.
-// Odd shapes (8191 x 8193), uneven splits of the input rows and of the output rows, empty ranks.
+// Odd shapes (8191 x 8193), every pair of uneven splits of the input rows and of the output rows,
+// empty ranks, matrices without rows or without columns.
 #include <algo/nccl.hpp>
 
 #include <cstdio>
@@ -27,6 +28,7 @@ void check_shape(const mg::rank_context& ctx, mg::checker& ck, cudaStream_t stre
   for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<T>(mg::mix(i) % 1000003);
   mg::dbuf<T> full(h), ref(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>((oe - ob) * rows));
   mg::die_cuda(cudaMemset(out.p, 0xff, out.n * sizeof(T)), "cudaMemset");
+  mg::die_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the legacy stream's set-up is done
   T* end = algo::transpose(p, full.p + rb * cols, rows, cols, algo::row_range{rb, re}, out.p, algo::row_range{ob, oe});
   ck.expect(end == out.p + (oe - ob) * rows, where + ": returned end");
   mg::die_cuda(cudaStreamSynchronize(stream), "sync");
@@ -40,10 +42,12 @@ void check_shape(const mg::rank_context& ctx, mg::checker& ck, cudaStream_t stre
 void body(const mg::rank_context& ctx, mg::checker& ck) {
   cudaStream_t stream;
   mg::die_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  const std::int64_t shapes[][2] = {{1, 1}, {5, 7}, {3, 1000}, {1000, 3}, {0, 5}, {257, 129}};
+  // every pair of input and output splits (patterns 1 and 3 of the output: rank 0 receives no result
+  // rows, or one), and empty matrices both ways (no rows, no columns)
+  const std::int64_t shapes[][2] = {{1, 1}, {5, 7}, {3, 1000}, {1000, 3}, {0, 5}, {5, 0}, {0, 0}, {257, 129}};
   for (const auto& s : shapes)
     for (int a = 0; a < mg::split_patterns; a += 1)
-      for (int b = 0; b < mg::split_patterns; b += 2) {
+      for (int b = 0; b < mg::split_patterns; b += 1) {
         check_shape<float>(ctx, ck, stream, s[0], s[1], a, b);
         if (ctx.nranks == 1) break;
       }

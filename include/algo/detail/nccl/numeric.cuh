@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include "../../functional.hpp"
@@ -50,6 +51,12 @@ inline constexpr bool plus_identity_v =
 
 template <class Op, class Acc>
 using partial_t = std::conditional_t<plus_identity_v<Op, Acc>, Acc, lifted<Acc>>;
+
+/// Whether a partial travels in the first exchange, in its block beside the record (else the records
+/// go first, with a host wait, and the partials in a second all-gather). The one test used by every
+/// path: the exchange itself and the reductions that decide whether they may be captured.
+template <class Partial>
+inline constexpr bool fits_first_exchange_v = sizeof(Partial) <= inline_payload_bytes && alignof(Partial) <= 128;
 
 template <class Acc>
 Acc plus_identity() {
@@ -162,9 +169,8 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   using Partial = partial_t<Op, Acc>;
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::nccl: the accumulator must be trivially copyable");
   static_assert(std::is_trivially_copyable<Result>::value, "algo::nccl: the result must be trivially copyable");
-  constexpr bool inline_payload = sizeof(Partial) <= inline_payload_bytes && alignof(Partial) <= 128;
-  const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc>(), n);
-  if (verdict.problem != local_problem::none) fail_after_exchange(req.name, c, rec, verdict, local.stream);
+  constexpr bool inline_payload = fits_first_exchange_v<Partial>;
+  const rank_record rec = make_record(req.kind, c, sizeof(V), sizeof(Acc), sizeof(Partial), type_hash<V, Acc, Op>(), n);
 
   const cudaStream_t s = local.stream;
   const std::size_t P = static_cast<std::size_t>(c.nranks);
@@ -175,19 +181,57 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   const std::size_t host_bytes = slot_bytes + blocks_bytes;
   const bool need_host = req.wait || !inline_payload;
 
+  // everything up to the all-gather: any exception here (memory, a launch, the local partial)
+  // becomes this rank's problem, and the rank still joins the exchange (fail_after_exchange, with
+  // the communicator's own buffers), so that no peer waits for it forever
+  local_verdict v = verdict;
   host_slot hs;
-  if (need_host) hs = thread_host_slot(req.name, host_bytes);
-  const bool device_slot = need_host && !hs.mapped;
-  cuda::temporary_buffer buf(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
-  unsigned char* blocks = buf.as<unsigned char>();
-  unsigned char* second = blocks + blocks_bytes;
-  unsigned char* dslot = device_slot ? second + second_bytes : nullptr;
-  unsigned char* mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
-
-  write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
-  cuda::check_launch(req.name, "write_record_kernel");
-  unsigned char* my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
-  if (n > 0 && req.compute_partial) partial(my_payload);
+  bool device_slot = false;
+  std::optional<cuda::temporary_buffer> buf;
+  unsigned char *blocks = nullptr, *second = nullptr, *dslot = nullptr, *mine = nullptr, *my_payload = nullptr;
+  auto set_up = [&](bool failing) {
+    if (need_host) hs = thread_host_slot(req.name, host_bytes);
+    device_slot = need_host && !hs.mapped;
+    buf.emplace(local, blocks_bytes + second_bytes + (device_slot ? host_bytes : 0));
+    blocks = buf->as<unsigned char>();
+    second = blocks + blocks_bytes;
+    dslot = device_slot ? second + second_bytes : nullptr;
+    mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
+    my_payload = inline_payload ? mine + record_bytes : second + static_cast<std::size_t>(c.rank) * stride2;
+    if (failing) {
+      write_record_text_kernel<><<<1, 1, 0, s>>>(mine, failing_record(rec, v));
+      cuda::check_launch(req.name, "write_record_text_kernel");
+    } else {
+      write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+      cuda::check_launch(req.name, "write_record_kernel");
+      if (n > 0 && req.compute_partial) partial(my_payload);
+    }
+  };
+  if (v.problem == local_problem::none) {
+    try {
+      set_up(false);
+    } catch (...) {
+      buf.reset();
+      v = verdict_from_current_exception(req.name);
+    }
+  }
+  if (v.problem != local_problem::none) {
+    if (c.capturing && !req.wait && inline_payload) {
+      // a call that does not wait, inside a stream capture: the other ranks capture their exchange
+      // (it runs when the graph is launched), so this rank captures its failing record the same way
+      // rather than exchanging now; at every launch of the graphs every rank's fold finds it, no
+      // rank writes *out, and algo::synchronize raises the same error on every rank
+      if (c.device != c.comm_device)
+        fail(req.name, "rank " + std::to_string(c.rank) + " of " + std::to_string(c.nranks) +
+                           ": the communicator belongs to device " + std::to_string(c.comm_device) +
+                           " but the call runs on device " + std::to_string(c.device) +
+                           "; inside a stream capture this rank cannot take part in the captured exchange, so the "
+                           "other ranks' graphs must not be launched");
+      set_up(true);  // an exception here leaves this rank out of the captured exchange (as above)
+    } else {
+      fail_after_exchange(req.name, c, rec, v, local.stream);
+    }
+  }
   check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
 
   if constexpr (!inline_payload) {
@@ -202,7 +246,7 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   const unsigned ticket = next_ticket();
   unsigned char* kernel_slot = req.wait ? (device_slot ? dslot : hs.host) : nullptr;
   unsigned char* deferred = nullptr;
-  if (!req.wait) deferred = deferred_for(c.comm, c.nranks).base;
+  if (!req.wait) deferred = deferred_for(c);
   const unsigned char* payloads = inline_payload ? blocks + record_bytes : second;
   const std::size_t stride = inline_payload ? block_bytes : stride2;
   if (req.wait && !device_slot) *reinterpret_cast<volatile unsigned*>(hs.host) = 0;
@@ -289,7 +333,7 @@ T reduce(const char* name, collective kind, ncclComm_t comm, const Local& local,
   std::int64_t n = 0;
   // reduce_into never waits (so it may be captured into a CUDA graph), unless its partial is too
   // large for the first exchange
-  constexpr bool inline_payload = sizeof(partial_t<Op, Acc>) <= inline_payload_bytes;
+  constexpr bool inline_payload = fits_first_exchange_v<partial_t<Op, Acc>>;
   const local_verdict v = run_local_checks(name, c, [&] { n = checks(); }, !wait && inline_payload);
   const fold_request req{name, kind, c.nranks, wait, true};
   const fold_result<T> r = exchange_and_fold<V, Acc, T>(

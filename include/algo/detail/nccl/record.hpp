@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 
 #include "../config.hpp"
@@ -66,7 +67,7 @@ struct alignas(16) rank_record {
   std::int32_t device;      // the device the call runs on
   std::int32_t comm_device; // the communicator's device
   std::uint32_t payload_bytes;
-  std::uint64_t type_hash;  // value type and accumulator type, by name
+  std::uint64_t type_hash;  // value, accumulator and operator types, by name
   std::int64_t n;           // local elements (scans, reductions) or local rows (transpose)
   std::int64_t v[6];        // transpose: rows, cols, row_begin, row_end, out_begin, out_end
 };
@@ -87,12 +88,20 @@ inline std::uint64_t hash_name(std::uint64_t h, const char* s) {
   }
   return h;
 }
-template <class V, class Acc>
+/// Value type, accumulator type and operator type (scans and reductions: ranks folding with
+/// different operators are an error, not different results), by name. The operator's state and
+/// `init` are not in it: they must be the same on every rank (README, "Several GPUs").
+template <class V, class Acc, class Op = void>
 std::uint64_t type_hash() {
   std::uint64_t h = 1469598103934665603ull;
   h = hash_name(h, typeid(V).name());
   h = hash_name(h, "|");
-  return hash_name(h, typeid(Acc).name());
+  h = hash_name(h, typeid(Acc).name());
+  if (!std::is_void<Op>::value) {
+    h = hash_name(h, "|");
+    h = hash_name(h, typeid(Op).name());
+  }
+  return h;
 }
 
 /// Why the records of rank q make the collective fail (0: they do not), as rank_problem finds it.
@@ -195,7 +204,8 @@ inline std::string describe_failure(const unsigned char* blocks, int nranks) {
       return who + "called algo::" + collective_name(r.algorithm) + " while rank 0 called algo::" +
              collective_name(first.algorithm);
     case verdict::types:
-      return who + "its element type differs from rank 0's (element " + std::to_string(r.elem_size) +
+      return who + "its element type differs from rank 0's, or its accumulator or operator type does (element " +
+             std::to_string(r.elem_size) +
              " bytes, accumulator " + std::to_string(r.acc_size) + " bytes, against " +
              std::to_string(first.elem_size) + " and " + std::to_string(first.acc_size) + " on rank 0)";
     case verdict::total_overflow:
@@ -215,6 +225,26 @@ inline std::string describe_failure(const unsigned char* blocks, int nranks) {
              std::to_string(r.v[1]) + ") in rank order)";
     default: return who + "invalid";
   }
+}
+
+/// The name every rank puts before the message: rank 0's collective (from its record), so that ranks
+/// which called different collectives still raise the same text; "nccl" when rank 0 sent no valid
+/// record.
+inline std::string failure_prefix(const unsigned char* blocks) {
+  rank_record first;
+  std::memcpy(&first, blocks, sizeof(first));
+  if (first.magic != record_magic || first.algorithm == 0 ||
+      first.algorithm > static_cast<std::uint32_t>(collective::transpose))
+    return "nccl";
+  return collective_name(first.algorithm);
+}
+
+/// The whole what() of the algo::error every rank raises for the same records:
+/// "algo::<rank 0's collective>: rank q of P: <problem>" (empty when every record is fine).
+inline std::string failure_what(const unsigned char* blocks, int nranks) {
+  const std::string m = describe_failure(blocks, nranks);
+  if (m.empty()) return m;
+  return "algo::" + failure_prefix(blocks) + ": " + m;
 }
 
 }  // namespace algo::detail::nccl

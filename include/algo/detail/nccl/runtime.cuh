@@ -105,6 +105,100 @@ class device_guard {
   int prev_ = -1;
 };
 
+/// Switches this thread to cudaStreamCaptureModeRelaxed for its scope (restored on exit, also on
+/// exceptions): calls that a capture in global or thread-local mode forbids on the capturing thread
+/// (cudaMalloc, cudaHostAlloc, cudaStreamQuery, cudaEventQuery on streams outside the capture) are
+/// then allowed. Used around the host-side set-up of a communicator and the exchange of a failing
+/// rank, which never touch the captured stream.
+class relaxed_capture_mode {
+ public:
+  relaxed_capture_mode() { ok_ = cudaThreadExchangeStreamCaptureMode(&mode_) == cudaSuccess; }
+  relaxed_capture_mode(const relaxed_capture_mode&) = delete;
+  relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
+  ~relaxed_capture_mode() {
+    if (ok_) cudaThreadExchangeStreamCaptureMode(&mode_);
+  }
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+  bool ok_ = false;
+};
+
+/// What one communicator keeps for the life of the program, created on its device at its first use
+/// (so that no later step of a collective must allocate before or during its first exchange):
+/// the side streams of the pipelined exchange, and what a rank that fails before its exchange
+/// still exchanges with (a device area of P blocks and its pinned host copy), and the slot where
+/// calls that do not wait (reduce_into) leave an error they find on the device (mapped host memory:
+/// [flag: 4 bytes][nranks: 4][algorithm: 4] ... the records at 64).
+/// Keyed by the ncclComm_t and kept after ncclCommDestroy (a few hundred bytes per rank and two
+/// streams); algo::nccl_release(comm) frees them (README, "Several GPUs").
+struct comm_resources {
+  int device = -1;
+  int nranks = 0;
+  cudaStream_t exchange = nullptr;
+  cudaStream_t unpack = nullptr;
+  unsigned char* blocks = nullptr;  // device: nranks * block_bytes
+  cuda::pinned_host_block host;     // pinned: nranks * block_bytes
+  cuda::pinned_host_block deferred_block;
+  unsigned char* deferred = nullptr;  // mapped: 64 + nranks * block_bytes
+  comm_resources() = default;
+  comm_resources(const comm_resources&) = delete;
+  comm_resources& operator=(const comm_resources&) = delete;
+  ~comm_resources() {
+    // the streams may still hold queued work: cudaStreamDestroy lets it finish; the buffers are
+    // only freed by nccl_release, which the caller makes after synchronizing
+    if (exchange) cudaStreamDestroy(exchange);
+    if (unpack) cudaStreamDestroy(unpack);
+    if (blocks) cudaFree(blocks);
+  }
+};
+
+class comm_table {
+ public:
+  static comm_table& get() {
+    static comm_table* t = new comm_table;  // never destroyed: no CUDA calls at exit
+    return *t;
+  }
+  /// The communicator's resources (created on `dev` for `nranks` ranks at first use).
+  comm_resources& at(ncclComm_t comm, int dev, int nranks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& e = table_[comm];
+    if (e && e->device == dev && e->nranks == nranks) return *e;
+    // a new communicator (or another one at the address of a destroyed one): streams, cudaMalloc,
+    // cudaHostAlloc, allowed even on a thread that is capturing
+    relaxed_capture_mode relaxed;
+    auto r = std::make_unique<comm_resources>();
+    device_guard g(dev);
+    r->device = dev;
+    r->nranks = nranks;
+    const char* name = "nccl";
+    check_cuda(cudaStreamCreateWithFlags(&r->exchange, cudaStreamNonBlocking), name, "cudaStreamCreateWithFlags");
+    check_cuda(cudaStreamCreateWithFlags(&r->unpack, cudaStreamNonBlocking), name, "cudaStreamCreateWithFlags");
+    const std::size_t bytes = static_cast<std::size_t>(nranks) * block_bytes;
+    check_cuda(cudaMalloc(reinterpret_cast<void**>(&r->blocks), bytes), name, "cudaMalloc");
+    r->host.at_least(name, bytes, cudaHostAllocPortable);
+    r->deferred = static_cast<unsigned char*>(
+        r->deferred_block.at_least(name, 64 + bytes, cudaHostAllocPortable | cudaHostAllocMapped));
+    e = std::move(r);
+    return *e;
+  }
+  /// Frees the communicator's resources, if it has any.
+  void release(ncclComm_t comm) {
+    std::unique_ptr<comm_resources> r;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = table_.find(comm);
+      if (it == table_.end()) return;
+      r = std::move(it->second);
+      table_.erase(it);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<ncclComm_t, std::unique_ptr<comm_resources>> table_;
+};
+
 /// What a call knows about its communicator and where it runs.
 struct comm_info {
   ncclComm_t comm = nullptr;
@@ -113,8 +207,14 @@ struct comm_info {
   int comm_device = 0;
   int device = 0;        // the device the call runs on (the stream's, else the current one)
   bool capturing = false;
+  std::string problem;   // a CUDA call that failed while asking the above (this rank's problem)
+  comm_resources* res = nullptr;
 };
 
+/// The communicator's rank, size and device (a null communicator, or NCCL failing to answer, throws
+/// at once: there is no exchange to take part in), where the call runs and whether its stream is
+/// being captured (a CUDA failure there becomes the rank's problem, for the exchange), and the
+/// communicator's resources (created at its first use).
 inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stream) {
   if (comm == nullptr) fail(name, "the communicator is null");
   comm_info c;
@@ -122,38 +222,40 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
   check_nccl(ncclCommUserRank(comm, &c.rank), name, "ncclCommUserRank", comm);
   check_nccl(ncclCommCount(comm, &c.nranks), name, "ncclCommCount", comm);
   check_nccl(ncclCommCuDevice(comm, &c.comm_device), name, "ncclCommCuDevice", comm);
-  // the device the call runs on: the current one (temporaries are allocated there), and the
-  // stream's; either one differing from the communicator's is this rank's error
-  check_cuda(cudaGetDevice(&c.device), name, "cudaGetDevice");
+  c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
+  c.device = c.comm_device;
+  try {
+    // the device the call runs on: the current one (temporaries are allocated there), and the
+    // stream's; either one differing from the communicator's is this rank's error
+    check_cuda(cudaGetDevice(&c.device), name, "cudaGetDevice");
 #if CUDART_VERSION >= 12080
-  if (c.device == c.comm_device && stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread) {
-    int sdev = c.device;
-    if (cudaStreamGetDevice(stream, &sdev) == cudaSuccess) c.device = sdev;
-    else (void)cudaGetLastError();
-  }
+    if (c.device == c.comm_device && stream != nullptr && stream != cudaStreamLegacy &&
+        stream != cudaStreamPerThread) {
+      int sdev = c.device;
+      if (cudaStreamGetDevice(stream, &sdev) == cudaSuccess) c.device = sdev;
+      else (void)cudaGetLastError();
+    }
 #endif
-  if (c.device == c.comm_device) c.capturing = cuda::stream_is_capturing(stream, name);
+    if (c.device == c.comm_device) {
+      c.capturing = cuda::stream_is_capturing(stream, name);
+    } else {
+      // a stream of another device: its capture state still decides whether this rank may exchange now
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(stream, &status) == cudaSuccess) c.capturing = status != cudaStreamCaptureStatusNone;
+      else (void)cudaGetLastError();
+    }
+  } catch (const std::exception& e) {
+    c.problem = e.what();
+  }
   return c;
 }
 
-/// Streams of one communicator for the pipelined exchange (created once, on its device).
+/// Streams of one communicator for the pipelined exchange.
 struct comm_streams {
   cudaStream_t exchange = nullptr;
   cudaStream_t unpack = nullptr;
 };
-inline comm_streams streams_for(ncclComm_t comm, int dev) {
-  static std::mutex mutex;
-  static std::map<ncclComm_t, std::pair<int, comm_streams>> table;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = table.find(comm);
-  if (it != table.end() && it->second.first == dev) return it->second.second;
-  device_guard g(dev);
-  comm_streams s;
-  check_cuda(cudaStreamCreateWithFlags(&s.exchange, cudaStreamNonBlocking), "nccl", "cudaStreamCreateWithFlags");
-  check_cuda(cudaStreamCreateWithFlags(&s.unpack, cudaStreamNonBlocking), "nccl", "cudaStreamCreateWithFlags");
-  table[comm] = {dev, s};
-  return s;
-}
+inline comm_streams streams_for(const comm_info& c) { return comm_streams{c.res->exchange, c.res->unpack}; }
 
 // ---- the host's wait ----------------------------------------------------------------------------
 /// Waits until *flag == ticket (a word in mapped host memory that a kernel on `stream` writes last).
@@ -223,39 +325,21 @@ inline host_slot thread_host_slot(const char* name, std::size_t bytes) {
 }
 
 // ---- errors found on the device by calls that do not wait (reduce_into) --------------------------
-/// Per communicator: a flag and a copy of the records of the exchange that failed, in mapped host
-/// memory, written by the fold kernel; raised by algo::synchronize or the next waiting call.
-struct deferred_errors {
-  cuda::pinned_host_block block;
-  unsigned char* base = nullptr;  // [flag: 4 bytes][nranks: 4][algorithm: 4] ... records at 64
-  int nranks = 0;
-};
-inline deferred_errors& deferred_for(ncclComm_t comm, int nranks) {
-  static std::mutex mutex;
-  static std::map<ncclComm_t, std::unique_ptr<deferred_errors>> table;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& e = table[comm];
-  if (!e || e->nranks < nranks) {
-    if (!e) e = std::make_unique<deferred_errors>();
-    e->base = static_cast<unsigned char*>(e->block.at_least(
-        "nccl", 64 + static_cast<std::size_t>(nranks) * block_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
-    e->nranks = nranks;
-  }
-  return *e;
-}
+/// Per communicator (comm_resources::deferred): a flag and a copy of the records of the exchange
+/// that failed, in mapped host memory, written by the fold kernel; raised by algo::synchronize.
+inline unsigned char* deferred_for(const comm_info& c) { return c.res->deferred; }
 
 /// Raises (once) the error a non-waiting call of this communicator found on the device.
-inline void raise_deferred(ncclComm_t comm, int nranks) {
-  deferred_errors& d = deferred_for(comm, nranks);
-  volatile unsigned* flag = reinterpret_cast<volatile unsigned*>(d.base);
+inline void raise_deferred(const comm_info& c) {
+  unsigned char* base = deferred_for(c);
+  volatile unsigned* flag = reinterpret_cast<volatile unsigned*>(base);
   if (*flag == 0) return;
   std::atomic_thread_fence(std::memory_order_acquire);
-  std::uint32_t algorithm = 0;
-  std::memcpy(&algorithm, d.base + 8, 4);
-  const std::string message = describe_failure(d.base + 64, nranks);
+  const std::string message = failure_what(base + 64, c.nranks);
   *flag = 0;
-  // the same message as the rank whose input was bad raised at once
-  fail(collective_name(algorithm), message.empty() ? std::string("an earlier call failed on another rank") : message);
+  // the same message as the rank whose input was bad raised at once (prefixed with rank 0's collective)
+  if (message.empty()) fail("synchronize", "an earlier call failed on another rank");
+  throw error(message);
 }
 
 // ---- the first exchange --------------------------------------------------------------------------
@@ -303,11 +387,33 @@ struct local_verdict {
   std::string text;
 };
 
-/// Runs the local checks; an algo::error becomes the rank's problem (its text without the
-/// "algo::<name>: " prefix), for every rank to raise after the exchange.
+/// A rank's own problem from the text of an exception (without its "algo::<name>: " prefix).
+inline local_verdict verdict_from_text(const char* name, std::string t) {
+  local_verdict v;
+  v.problem = local_problem::message;
+  const std::string prefix = std::string("algo::") + name + ": ";
+  if (t.compare(0, prefix.size(), prefix) == 0) t = t.substr(prefix.size());
+  v.text = t;
+  return v;
+}
+/// The same for the exception being handled (call it inside a catch block).
+inline local_verdict verdict_from_current_exception(const char* name) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return verdict_from_text(name, e.what());
+  } catch (...) {
+    return verdict_from_text(name, "an exception that is not a std::exception");
+  }
+}
+
+/// Runs the local checks; any exception (an algo::error for bad input, an algo::cuda_error for a
+/// CUDA call that failed, anything else) becomes the rank's problem, for every rank to raise after
+/// the exchange: a rank must never leave before the exchange its peers wait in.
 template <class F>
 local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks, bool may_capture = false) {
   local_verdict v;
+  if (!c.problem.empty()) return verdict_from_text(name, c.problem);
   if (c.device != c.comm_device) {
     v.problem = local_problem::wrong_device;
     return v;
@@ -318,31 +424,34 @@ local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks,
   }
   try {
     checks();
-  } catch (const cuda_error&) {
-    throw;  // a failing CUDA call is this rank's own failure, not bad input
-  } catch (const error& e) {
-    v.problem = local_problem::message;
-    std::string t = e.what();
-    const std::string prefix = std::string("algo::") + name + ": ";
-    if (t.compare(0, prefix.size(), prefix) == 0) t = t.substr(prefix.size());
-    v.text = t;
+  } catch (...) {
+    v = verdict_from_current_exception(name);
   }
   return v;
 }
 
 /// A rank whose own input is bad still takes part in the first exchange (so no rank waits for it
 /// forever), on its communicator's device and a side stream, then raises what every rank raises.
-[[noreturn]] inline void fail_after_exchange(const char* name, const comm_info& c, rank_record rec,
-                                             const local_verdict& v, cudaStream_t user_stream) {
+/// The record of a rank with a problem, and the problem's text (cut to 127 bytes).
+inline record_and_text failing_record(rank_record rec, const local_verdict& v) {
   rec.problem = static_cast<std::int32_t>(v.problem);
   record_and_text rt;
   std::memset(&rt, 0, sizeof(rt));
   rt.rec = rec;
   std::strncpy(rt.text, v.text.c_str(), inline_payload_bytes - 1);
   if (v.text.size() >= inline_payload_bytes - 1) std::memcpy(rt.text + inline_payload_bytes - 4, "...", 3);
+  return rt;
+}
 
+/// Runs on the side stream, now, even when the caller's stream is being captured (a waiting call
+/// refused under capture, or one whose set-up failed): the host-side calls it makes (event record,
+/// polling the side stream) are allowed there by the relaxed capture mode, for its duration.
+[[noreturn]] inline void fail_after_exchange(const char* name, const comm_info& c, rank_record rec,
+                                             const local_verdict& v, cudaStream_t user_stream) {
+  const record_and_text rt = failing_record(rec, v);
+  relaxed_capture_mode relaxed;
   device_guard g(c.comm_device);
-  const cudaStream_t s = streams_for(c.comm, c.comm_device).exchange;
+  const cudaStream_t s = c.res->exchange;
   // keep NCCL's order on this communicator: the side stream starts after the caller's work
   if (!c.capturing && c.device == c.comm_device) {
     cudaEvent_t ev;
@@ -352,26 +461,27 @@ local_verdict run_local_checks(const char* name, const comm_info& c, F&& checks,
     }
     (void)cudaGetLastError();
   }
-  device_policy_base p;
-  p.stream = s;
+  // the communicator's own blocks and host copy (made at its first use): nothing to allocate here
   const std::size_t bytes = static_cast<std::size_t>(c.nranks) * block_bytes;
-  cuda::temporary_buffer buf(p, bytes);
-  unsigned char* mine = buf.as<unsigned char>() + static_cast<std::size_t>(c.rank) * block_bytes;
+  unsigned char* const blocks = c.res->blocks;
+  unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, bytes, cudaHostAllocPortable));
+  unsigned char* mine = blocks + static_cast<std::size_t>(c.rank) * block_bytes;
   write_record_text_kernel<><<<1, 1, 0, s>>>(mine, rt);
   cuda::check_launch(name, "write_record_text_kernel");
-  check_nccl(ncclAllGather(mine, buf.get(), block_bytes, ncclUint8, c.comm, s), name, "ncclAllGather", c.comm);
-  host_slot hs = thread_host_slot(name, bytes);
-  check_cuda(cudaMemcpyAsync(hs.host, buf.get(), bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
+  check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), name, "ncclAllGather", c.comm);
+  check_cuda(cudaMemcpyAsync(host, blocks, bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
   wait_for_stream(name, c.comm, s);
-  std::string message = describe_failure(hs.host, c.nranks);
-  if (message.empty()) message = "internal: this rank's problem did not reach the exchange";
-  fail(name, message);
+  const std::string message = failure_what(host, c.nranks);
+  if (message.empty()) fail(name, "internal: this rank's problem did not reach the exchange");
+  throw error(message);
 }
 
-/// Checks the records on the host (after a wait): every rank raises the same algo::error.
-inline void check_records(const char* name, const unsigned char* blocks, int nranks) {
-  const std::string message = describe_failure(blocks, nranks);
-  if (!message.empty()) fail(name, message);
+/// Checks the records on the host (after a wait): every rank raises the same algo::error, its
+/// prefix the collective rank 0 called (not this rank's own `name`: ranks may have called different
+/// ones).
+inline void check_records(const char* /*name*/, const unsigned char* blocks, int nranks) {
+  const std::string message = failure_what(blocks, nranks);
+  if (!message.empty()) throw error(message);
 }
 
 }  // namespace algo::detail::nccl

@@ -6,7 +6,8 @@
 // in_p[:, c_q:d_q] transposed: (d_q - c_q) x (b_p - a_p), which lands on q at out_q[:, a_p:b_p].
 //
 //   0. one all-gather of the ranks' records (shape, row ranges, element type; the host waits for it and
-//      every rank raises the same error when one is wrong);
+//      every rank raises the same error when one is wrong); the buffers and events of step 2 are
+//      allocated before it (sized from the rank's own ranges), so a failure there is reported in it;
 //   1. the block that stays (q = p) is transposed straight from `in` into `out` (pitched, one pass), on
 //      the unpack stream, beside the packing and the exchange;
 //   2. the blocks for the other ranks go in K chunks of result rows: each chunk is transposed into a
@@ -25,6 +26,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "../../policy.hpp"
@@ -62,7 +64,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   const char* name = "transpose";
   const comm_info c = query_comm(name, comm, local.stream);
   std::int64_t lr = 0, lc = 0;
-  const local_verdict v = run_local_checks(name, c, [&] {
+  local_verdict v = run_local_checks(name, c, [&] {
     checked_matrix_size(name, rows, cols);
     if (row_begin < 0 || row_end < row_begin || row_end > rows)
       fail(name, "input rows [" + std::to_string(row_begin) + ", " + std::to_string(row_end) + ") are not within [0, " +
@@ -88,30 +90,61 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   rec.v[3] = row_end;
   rec.v[4] = out_begin;
   rec.v[5] = out_end;
-  if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
 
-  // ---- 0. the records --------------------------------------------------------------------------------
+  // ---- 0. the records, through the communicator's own buffers (nothing to allocate before the
+  // exchange); a launch that fails still makes this rank join the exchange, with its problem ----------
   const cudaStream_t s = local.stream;
   const int P = c.nranks, me = c.rank;
   const std::size_t blocks_bytes = static_cast<std::size_t>(P) * block_bytes;
+  unsigned char* const blocks = c.res->blocks;
+  unsigned char* const mine = blocks + static_cast<std::size_t>(me) * block_bytes;
+  // what the exchange of the blocks needs, sized from this rank's own ranges (when the ranges agree,
+  // as the records make sure before anything is queued, the plan's sizes are these): a send buffer
+  // of the blocks for the other ranks, (cols - lc) x lr, a receive buffer of theirs, lc x (rows - lr),
+  // and the events of K chunks; allocated before the exchange, so that a rank short of memory tells
+  // the others there instead of leaving them waiting in the all-to-all
+  const std::size_t elem = sizeof(T);
+  const int K = chunk_count(rows, cols, elem, P);
+  std::int64_t send_elements = 0, recv_elements = 0;
+  std::optional<cuda::temporary_buffer> sendbuf, recvbuf;
+  std::optional<event_set> ev;  // [0] start, [1..K] packed, [K+1..2K] received, [2K+1] exchanged, [2K+2] unpacked
+  if (v.problem == local_problem::none) {
+    try {
+      if (P > 1) {
+        send_elements = (cols - lc) * lr;
+        recv_elements = lc * (rows - lr);
+        constexpr std::size_t max_elements = static_cast<std::size_t>(-1) / sizeof(T);
+        if (static_cast<std::size_t>(send_elements) > max_elements || static_cast<std::size_t>(recv_elements) > max_elements)
+          fail(name, "the exchange buffers overflow size_t bytes");
+        sendbuf.emplace(local, static_cast<std::size_t>(send_elements) * elem);
+        recvbuf.emplace(local, static_cast<std::size_t>(recv_elements) * elem);
+        ev.emplace(static_cast<std::size_t>(2 * K + 3));
+      }
+      write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+      cuda::check_launch(name, "write_record_kernel");
+    } catch (...) {
+      v = verdict_from_current_exception(name);
+    }
+  }
+  if (v.problem != local_problem::none) {
+    ev.reset();
+    recvbuf.reset();
+    sendbuf.reset();
+  }
+  if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
   std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
   {
-    cuda::temporary_buffer buf(local, blocks_bytes);
-    unsigned char* mine = buf.as<unsigned char>() + static_cast<std::size_t>(me) * block_bytes;
-    write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
-    cuda::check_launch(name, "write_record_kernel");
-    check_nccl(ncclAllGather(mine, buf.get(), block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
-    host_slot hs = thread_host_slot(name, blocks_bytes);
-    check_cuda(cudaMemcpyAsync(hs.host, buf.get(), blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
+    check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
+    unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, blocks_bytes, cudaHostAllocPortable));
+    check_cuda(cudaMemcpyAsync(host, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
     wait_for_stream(name, comm, s);
-    check_records(name, hs.host, P);
+    check_records(name, host, P);
     for (int q = 0; q < P; ++q) {
       rank_record r;
-      std::memcpy(&r, hs.host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
+      std::memcpy(&r, host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
       ranges[q] = rank_rows{r.v[2], r.v[3], r.v[4], r.v[5]};
     }
   }
-  const std::size_t elem = sizeof(T);
   const transpose_plan plan(rows, cols, elem, std::move(ranges), me);
   auto run = [&](const Local& on, const T* src, T* dst, const transpose_step& t) {
     if (!t.empty()) algo::transpose(on, src + t.src_offset, t.r, t.c, t.ld_src, dst + t.dst_offset, t.ld_dst);
@@ -125,27 +158,44 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
   }
 
   // ---- 2. the rest, in chunks ----------------------------------------------------------------------------
-  cuda::temporary_buffer sendbuf(local, static_cast<std::size_t>(plan.send_elements()) * elem);
-  cuda::temporary_buffer recvbuf(local, static_cast<std::size_t>(plan.recv_elements()) * elem);
-  T* const send = sendbuf.as<T>();
-  T* const recv = recvbuf.as<T>();
+  if (plan.send_elements() != send_elements || plan.recv_elements() != recv_elements || plan.chunks() != K)
+    fail(name, "internal: the plan's buffers differ from the ones allocated before the exchange");
+  T* const send = sendbuf->as<T>();
+  T* const recv = recvbuf->as<T>();
+  const event_set& e = *ev;
+  const comm_streams cs = streams_for(c);
 
-  const int K = plan.chunks();
-  const comm_streams cs = streams_for(comm, c.comm_device);
-  event_set ev(static_cast<std::size_t>(2 * K + 3));  // [0] start, [1..K] packed, [K+1..2K] received, [2K+1] exchanged, [2K+2] unpacked
-  check_cuda(cudaEventRecord(ev[0], s), name, "cudaEventRecord");
-  check_cuda(cudaStreamWaitEvent(cs.exchange, ev[0], 0), name, "cudaStreamWaitEvent");
-  check_cuda(cudaStreamWaitEvent(cs.unpack, ev[0], 0), name, "cudaStreamWaitEvent");
+  /// Whatever happens from here on, an open NCCL group is closed, and the caller's stream waits for
+  /// the side streams before the buffers (freed on the caller's stream) go back.
+  struct side_join {
+    cudaStream_t caller, exchange, unpack;
+    cudaEvent_t exchanged, unpacked;
+    bool group_open = false;
+    bool joined = false;
+    ~side_join() {
+      if (group_open) (void)ncclGroupEnd();
+      if (!joined) {
+        if (cudaEventRecord(exchanged, exchange) == cudaSuccess) (void)cudaStreamWaitEvent(caller, exchanged, 0);
+        if (cudaEventRecord(unpacked, unpack) == cudaSuccess) (void)cudaStreamWaitEvent(caller, unpacked, 0);
+        (void)cudaGetLastError();
+      }
+    }
+  } join{s, cs.exchange, cs.unpack, e[2 * K + 1], e[2 * K + 2]};
+
+  check_cuda(cudaEventRecord(e[0], s), name, "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(cs.exchange, e[0], 0), name, "cudaStreamWaitEvent");
+  check_cuda(cudaStreamWaitEvent(cs.unpack, e[0], 0), name, "cudaStreamWaitEvent");
   run(local.on(cs.unpack), in, out, plan.stay());
 
   for (int k = 0; k < K; ++k) {
     // pack chunk k of every other rank's block
     for (int q = 0; q < P; ++q)
       if (q != me) run(local, in, send, plan.pack(q, k));
-    check_cuda(cudaEventRecord(ev[1 + k], s), name, "cudaEventRecord");
+    check_cuda(cudaEventRecord(e[1 + k], s), name, "cudaEventRecord");
     // exchange chunk k
-    check_cuda(cudaStreamWaitEvent(cs.exchange, ev[1 + k], 0), name, "cudaStreamWaitEvent");
+    check_cuda(cudaStreamWaitEvent(cs.exchange, e[1 + k], 0), name, "cudaStreamWaitEvent");
     check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
+    join.group_open = true;
     for (int q = 0; q < P; ++q) {
       if (q == me) continue;
       const span_step out_span = plan.send(q, k), in_span = plan.recv(q, k);
@@ -158,10 +208,11 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
                             cs.exchange),
                    name, "ncclRecv", comm);
     }
+    join.group_open = false;
     check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
-    check_cuda(cudaEventRecord(ev[1 + K + k], cs.exchange), name, "cudaEventRecord");
+    check_cuda(cudaEventRecord(e[1 + K + k], cs.exchange), name, "cudaEventRecord");
     // unpack chunk k into its columns of out
-    check_cuda(cudaStreamWaitEvent(cs.unpack, ev[1 + K + k], 0), name, "cudaStreamWaitEvent");
+    check_cuda(cudaStreamWaitEvent(cs.unpack, e[1 + K + k], 0), name, "cudaStreamWaitEvent");
     for (int q = 0; q < P; ++q) {
       if (q == me) continue;
       const copy_step u = plan.unpack(q, k);
@@ -173,10 +224,11 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
     }
   }
   // the caller's stream continues once everything is in place (and the buffers are free to go back)
-  check_cuda(cudaEventRecord(ev[2 * K + 1], cs.exchange), name, "cudaEventRecord");
-  check_cuda(cudaEventRecord(ev[2 * K + 2], cs.unpack), name, "cudaEventRecord");
-  check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 1], 0), name, "cudaStreamWaitEvent");
-  check_cuda(cudaStreamWaitEvent(s, ev[2 * K + 2], 0), name, "cudaStreamWaitEvent");
+  check_cuda(cudaEventRecord(e[2 * K + 1], cs.exchange), name, "cudaEventRecord");
+  check_cuda(cudaEventRecord(e[2 * K + 2], cs.unpack), name, "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(s, e[2 * K + 1], 0), name, "cudaStreamWaitEvent");
+  check_cuda(cudaStreamWaitEvent(s, e[2 * K + 2], 0), name, "cudaStreamWaitEvent");
+  join.joined = true;
   return out + plan.out_elements();
 }
 
