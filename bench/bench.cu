@@ -11,13 +11,9 @@
 #include <string>
 
 #include "cooperative.cuh"
-#include "group_reduce.cuh"
 #include "harness.cuh"
 #include "host_cost.cuh"
-#include "reduce.cuh"
-#include "scan.cuh"
-#include "segmented.cuh"
-#include "transpose.cuh"
+#include "sections.cuh"
 
 int main(int argc, char** argv) {
   bench::options opt;
@@ -50,11 +46,11 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
 
   bench::report rep(opt);
-  if (opt.wants("scan")) bench::run_scan(opt, rep);
-  if (opt.wants("reduce")) bench::run_reduce(opt, rep);
-  if (opt.wants("transpose")) bench::run_transpose(opt, rep);
-  if (opt.wants("segmented")) bench::run_segmented(opt, rep);
-  if (opt.wants("group_reduce")) bench::run_group_reduce(opt, rep);
+  if (opt.wants("scan")) bench::section_scan(opt, rep);
+  if (opt.wants("reduce")) bench::section_reduce(opt, rep);
+  if (opt.wants("transpose")) bench::section_transpose(opt, rep);
+  if (opt.wants("segmented")) bench::section_segmented(opt, rep);
+  if (opt.wants("group_reduce")) bench::section_group_reduce(opt, rep);
   if (opt.wants("cooperative")) bench::run_cooperative(opt, rep);
   if (opt.wants("host")) bench::run_host_cost(opt, rep);
   rep.finish(prop.name, commit);

@@ -22,6 +22,7 @@ DIST=${ALGO_OPENACC_DIST:-$ALGO_ROOT/build/openacc-dist}
 TESTS=(test_acc_numeric test_acc_interop test_acc_interop_eager example_openacc_compaction)
 # test_acc_interop_eager: test_acc_interop with CUDA_MODULE_LOADING=EAGER (its first calls gated too)
 binary_of() { [ "$1" = test_acc_interop_eager ] && echo test_acc_interop || echo "$1"; }
+env_of() { [ "$1" = test_acc_interop_eager ] && echo CUDA_MODULE_LOADING=EAGER || true; }
 BENCH=bench_acc
 
 build() {
@@ -74,11 +75,7 @@ run() {
     total=$((total + 1))
     start=$(date +%s%N)
     set +e
-    if [ "$t" = test_acc_interop_eager ]; then
-      CUDA_MODULE_LOADING=EAGER "$DIST/bin/$(binary_of "$t")" >"$out/$t.log" 2>&1
-    else
-      "$DIST/bin/$t" >"$out/$t.log" 2>&1
-    fi
+    env $(env_of "$t") "$DIST/bin/$(binary_of "$t")" >"$out/$t.log" 2>&1
     rc=$?
     set -e
     local secs

@@ -8,8 +8,8 @@
 //     host gets back (acc_async_test), and the gate must not have timed out (a host that waited
 //     for the GPU inside any call would have stalled until the timeout). Each step's host time is
 //     printed, so a step that waited shows itself.
-//   - the first calls of the process run ungated: CUDA's lazy module loading (the default since
-//     CUDA 12) loads each kernel at its first launch, and loading may wait for the kernels running
+//   - the first calls of the process run ungated: CUDA's lazy module loading (the default on Linux
+//     since CUDA 12.2) loads each kernel at its first launch, and loading may wait for the kernels running
 //     on the device (the CUDA documentation warns of exactly this deadlock with a kernel that
 //     spins until another one runs). The README says so; a program that needs its very first call
 //     ordered without a wait sets CUDA_MODULE_LOADING=EAGER. The test then runs the gated pipeline
