@@ -225,25 +225,25 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
   c.res = &comm_table::get().at(comm, c.comm_device, c.nranks);
   c.device = c.comm_device;
   try {
-    // the device the call runs on: the current one (temporaries are allocated there), and the
-    // stream's; either one differing from the communicator's is this rank's error
+    // whether the stream is being captured: asked first, because CUDA refuses to name a capturing
+    // stream's device (cudaStreamGetDevice returns cudaErrorStreamCaptureUnsupported and invalidates
+    // the capture, CUDA 13.0 on an H100)
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(stream, &status), name, "cudaStreamIsCapturing");
+    c.capturing = status != cudaStreamCaptureStatusNone;
+    // the device the call runs on: the current one (temporaries are allocated there), and, outside
+    // a capture, the stream's; either one differing from the communicator's is this rank's error.
+    // Under capture the stream's device is not checked (a documented precondition: the capturing
+    // stream belongs to the current device)
     check_cuda(cudaGetDevice(&c.device), name, "cudaGetDevice");
 #if CUDART_VERSION >= 12080
-    if (c.device == c.comm_device && stream != nullptr && stream != cudaStreamLegacy &&
+    if (!c.capturing && c.device == c.comm_device && stream != nullptr && stream != cudaStreamLegacy &&
         stream != cudaStreamPerThread) {
       int sdev = c.device;
       if (cudaStreamGetDevice(stream, &sdev) == cudaSuccess) c.device = sdev;
       else (void)cudaGetLastError();
     }
 #endif
-    if (c.device == c.comm_device) {
-      c.capturing = cuda::stream_is_capturing(stream, name);
-    } else {
-      // a stream of another device: its capture state still decides whether this rank may exchange now
-      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-      if (cudaStreamIsCapturing(stream, &status) == cudaSuccess) c.capturing = status != cudaStreamCaptureStatusNone;
-      else (void)cudaGetLastError();
-    }
   } catch (const std::exception& e) {
     c.problem = e.what();
   }
