@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # THE test command: installs what is missing (apt-get, when root and a registry answers), configures
-# with the `cuda` preset when nvcc is found (else `host`), builds everything with all cores and runs
-# CTest. Extra arguments go to ctest, e.g.  scripts/test.sh -L device   or   scripts/test.sh -R scan
-# Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS (see scripts/common.sh).
+# with the `cuda` preset when nvcc is found (else `host`), builds the tests and examples (and the bench
+# where a GPU is present) with all cores and runs CTest. Extra arguments go to ctest, e.g.
+#   scripts/test.sh -L device   or   scripts/test.sh -R scan
+# Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS (see scripts/common.sh),
+# ALGO_TEST_BENCH=ON|OFF (build the bench too; default: ON where nvidia-smi lists a GPU).
 # Exit status: non-zero when configuring, building or any test fails.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 start=$(date +%s)
 algo_install_deps
-algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON
+# The bench programs only where they can run: a machine with a GPU (their nine translation units
+# are a fifth of the build on a 2-core machine without one). ALGO_TEST_BENCH=ON|OFF decides instead.
+bench=OFF
+if [ -n "${ALGO_TEST_BENCH:-}" ]; then
+  bench=$ALGO_TEST_BENCH
+elif command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+  bench=ON
+fi
+algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=$bench
 
 algo_log "building with $ALGO_JOBS jobs"
 cmake --build "$ALGO_BUILD_DIR" --parallel "$ALGO_JOBS"
