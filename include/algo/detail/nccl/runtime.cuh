@@ -228,9 +228,7 @@ inline comm_info query_comm(const char* name, ncclComm_t comm, cudaStream_t stre
     // whether the stream is being captured: asked first, because CUDA refuses to name a capturing
     // stream's device (cudaStreamGetDevice returns cudaErrorStreamCaptureUnsupported and invalidates
     // the capture, CUDA 13.0 on an H100)
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    check_cuda(cudaStreamIsCapturing(stream, &status), name, "cudaStreamIsCapturing");
-    c.capturing = status != cudaStreamCaptureStatusNone;
+    c.capturing = cuda::stream_is_capturing(stream, name);
     // the device the call runs on: the current one (temporaries are allocated there), and, outside
     // a capture, the stream's; either one differing from the communicator's is this rank's error.
     // Under capture the stream's device is not checked (a documented precondition: the capturing
