@@ -33,6 +33,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "../../functional.hpp"
 #include "../../policy.hpp"
 #include "../iterator.hpp"
 #include "block/block_scan.cuh"
@@ -377,6 +378,10 @@ __device__ void scan_range(Scanner& scanner, InIt first, std::int64_t n, OutIt o
 /// Fold of first[begin, end) by `count` lanes (ranks 0..count-1 of `lanes`), K items a lane per
 /// step, two steps' loads in flight before either is folded; the result (present when the range is
 /// not empty) in rank 0.
+/// Order kept (any associative operator): each step ends in a warp reduction of the lanes' values
+/// in lane order. Commutative operators (`algo::is_commutative`): each lane folds its own items
+/// over every step, and the lanes meet once, at the end (the grouping is fixed by the lane count
+/// and the range: the same bits on every run).
 template <int K, class Acc, class It, class Op>
 __device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, int count, const It& first,
                                                        std::int64_t begin, std::int64_t end, bool vectors, Op op) {
@@ -385,6 +390,32 @@ __device__ __forceinline__ maybe_value<Acc> lanes_fold(const warp_lanes& lanes, 
   const int r = lanes.rank();
   const std::int64_t step = static_cast<std::int64_t>(count) * K;
   const std::int64_t mine = static_cast<std::int64_t>(r) * K;
+  if constexpr (::algo::is_commutative_v<Op, Acc>) {
+    if (begin >= end) return none<Acc>();
+    // every lane with a rank below `count` gets items in the first step unless the range is shorter
+    const std::int64_t len = end - begin;
+    const int lanes_with_values = len >= step ? count : static_cast<int>((len + K - 1) / K);
+    maybe_value<Acc> own = none<Acc>();
+    auto fold_own = [&](const Acc (&items)[K], int valid) {
+      if (valid <= 0) return;
+      Acc x = items[0];
+#pragma unroll
+      for (int k = 1; k < K; ++k)
+        if (k < valid) x = op(x, items[k]);
+      own = some(combine(own, x, op));
+    };
+    for (std::int64_t base = begin; base < end; base += 2 * step) {
+      Acc a[K], b[K];
+      const int va = load_items<K>(first, base + mine, end, vectors, Acc{}, a);
+      const bool second = base + step < end;  // the same in every lane
+      int vb = 0;
+      if (second) vb = load_items<K>(first, base + step + mine, end, vectors, Acc{}, b);
+      fold_own(a, va);
+      if (second) fold_own(b, vb);
+    }
+    const Acc y = reducer.reduce(own.value, lanes_with_values, op);
+    return r == 0 ? some(y) : none<Acc>();
+  }
   maybe_value<Acc> acc = none<Acc>();
   // One step: fold the lane's valid items, then the lanes' values in lane order into rank 0.
   auto fold_step = [&](const Acc (&items)[K], int valid, std::int64_t left) {
