@@ -53,6 +53,8 @@ auto device_view(It it) {
 struct build_status {
   unsigned long long claimed;  // global slots claimed (distinct keys so far)
   unsigned long long tiles;    // tiles taken
+  unsigned long long records;  // records whose new keys `claimed` counts (reported with them; not
+                               // the tiles taken, which also count the tiles in flight at a stop)
   unsigned long long total;    // groups counted by the rank pass
   unsigned abort;              // 1: the table passed its load limit or was full: build again, larger
   unsigned pad;
@@ -288,6 +290,9 @@ __global__ void __launch_bounds__(threads)
   __shared__ unsigned long long s_tile;
   __shared__ int s_stop;
   __shared__ unsigned s_global_claims, s_front_claims, s_front_hits;
+  // records whose keys `claimed` counts, not yet reported: those that went to the global table, and
+  // those that met the shared table once it is flushed (s_front_records until then)
+  __shared__ unsigned s_records, s_batch_records, s_front_records, s_batch_front;
   __shared__ int s_bypass;
   const Front front{front_slots, static_cast<unsigned long long>(front_n - 1), table.comb, table.eq};
 
@@ -299,6 +304,10 @@ __global__ void __launch_bounds__(threads)
     s_front_hits = 0;
     s_bypass = 0;
     s_stop = 0;
+    s_records = 0;
+    s_batch_records = 0;
+    s_front_records = 0;
+    s_batch_front = 0;
   }
   __syncthreads();
 
@@ -308,6 +317,14 @@ __global__ void __launch_bounds__(threads)
     if (threadIdx.x == 0) {
       const unsigned c = s_global_claims;
       s_global_claims = 0;
+      s_records += s_batch_records - s_batch_front;
+      s_front_records += s_batch_front;
+      s_batch_records = 0;
+      s_batch_front = 0;
+      if (s_records) {
+        atomicAdd(&status->records, static_cast<unsigned long long>(s_records));
+        s_records = 0;
+      }
       if (c) {
         const unsigned long long old = atomicAdd(&status->claimed, static_cast<unsigned long long>(c));
         if (old + c > limit) atomicExch(&status->abort, 1u);
@@ -378,6 +395,11 @@ __global__ void __launch_bounds__(threads)
       if constexpr (FrontSlots > 0) {
         if (front_new) atomicAdd(&s_front_claims, front_new);
         if (front_hit) atomicAdd(&s_front_hits, front_hit);
+        if (front_new + front_hit) atomicAdd(&s_batch_front, front_new + front_hit);
+      }
+      if (threadIdx.x == 0) {
+        const long long left = n - (base + static_cast<long long>(j0) * threads);
+        s_batch_records = static_cast<unsigned>(left < report_every * threads ? (left > 0 ? left : 0) : report_every * threads);
       }
       __syncthreads();
       report();
@@ -398,6 +420,8 @@ __global__ void __launch_bounds__(threads)
           s_front_claims = 0;
           s_front_hits = 0;
           s_bypass = bypass;
+          s_records += s_front_records;  // their keys are in the global table now
+          s_front_records = 0;
         }
         report();
         __syncthreads();
@@ -508,6 +532,7 @@ template <class = void>
 __global__ void clear_status_kernel(build_status* status) {
   status->claimed = 0;
   status->tiles = 0;
+  status->records = 0;
   status->total = 0;
   status->abort = 0;
   status->pad = 0;
@@ -612,7 +637,10 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           fail(name, "the hash table of " + std::to_string(cap) + " slots is full with " + std::to_string(st.claimed) +
                          " keys (it is sized for every record being distinct; a key_equal that is not consistent "
                          "with the hash?)");
-        const double r = std::min(static_cast<double>(st.tiles) * tile, static_cast<double>(n));
+        // the prefix the claimed keys came from: the records the blocks reported with them (the
+        // tiles taken also count up to a grid's worth in flight at the stop, 3 M records on an H100:
+        // at m = 2^24 that halved the estimate and cost a second build that stopped too)
+        const double r = std::min(static_cast<double>(st.records), static_cast<double>(n));
         double m = estimate_distinct(static_cast<double>(st.claimed), r, static_cast<double>(n));
         if (bits > 0) {
           // the records seen were those of the first partitions only: their keys, about
