@@ -102,6 +102,10 @@ __device__ inline unsigned long long block_exclusive_sum(unsigned long long x, u
   return r;
 }
 
+/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
+/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
+__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
+
 // ---- rank: first appearances counted -------------------------------------------------------------
 template <class Table>
 __global__ void __launch_bounds__(threads) mark_first_kernel(Table t, unsigned long long count, unsigned* bits) {
@@ -188,6 +192,35 @@ __global__ void __launch_bounds__(threads) emit_kernel(Table t, unsigned long lo
     }
 }
 
+/// The same output, written in rank order: each thread takes 32 input positions (one word of the
+/// first-appearance bits) and, for each first appearance among them, reads the input's key there,
+/// finds its slot (the hash and home slot the build used: `shift`) and writes key and aggregate at
+/// the next rank. The writes are in order (a warp writes one contiguous stretch of the outputs) and
+/// each group costs one random read of its slot, where emit_kernel reads the prefix, the bits and
+/// the key at random and writes both outputs at random (a read-modify-write of a DRAM sector each
+/// when the outputs do not fit in the L2).
+template <class Table, class KeyIt, class Hash, class KeyOut, class ValOut>
+__global__ void __launch_bounds__(threads)
+    emit_in_order_kernel(Table t, const unsigned* bits, long long words, const unsigned long long* prefix, KeyIt keys,
+                         Hash hash, int shift, KeyOut keys_out, ValOut values_out) {
+  using K = typename Table::key_type;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long w = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; w < words; w += stride) {
+    unsigned b = bits[w];
+    if (!b) continue;
+    unsigned long long r = prefix[w];
+    do {
+      const long long i = w * 32 + (__ffs(b) - 1);
+      b &= b - 1u;
+      const K key = keys[i];
+      const long long slot = t.find(key, global_hash(hc::hash_of(hash, key), shift));
+      keys_out[r] = key;
+      values_out[r] = t.value(static_cast<unsigned long long>(slot));
+      ++r;
+    } while (b);
+  }
+}
+
 /// The rank pass's buffers for n records: the bit map, the per-block partials, the word prefixes.
 struct rank_buffers {
   long long words, blocks;
@@ -212,6 +245,18 @@ void rank_count(const char* name, const device_policy_base& p, const Table& t, u
   cuda::check_launch(name, "rank_partials_kernel");
   rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status);
   cuda::check_launch(name, "rank_spine_kernel");
+}
+
+/// per-word prefixes + emit in rank order (open addressing: the slots are found again by key).
+template <class Table, class KeyIt, class Hash, class KeyOut, class ValOut>
+void rank_emit_in_order(const char* name, const device_policy_base& p, const Table& t, rank_buffers& rb, KeyIt keys,
+                        Hash hash, int shift, KeyOut ko, ValOut vo) {
+  rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+      rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
+  cuda::check_launch(name, "rank_words_kernel");
+  emit_in_order_kernel<<<grid_for(rb.words), threads, 0, p.stream>>>(
+      t, rb.bits.as<unsigned>(), rb.words, rb.prefix.as<unsigned long long>(), keys, hash, shift, ko, vo);
+  cuda::check_launch(name, "emit_in_order_kernel");
 }
 
 /// per-word prefixes + emit.
@@ -271,9 +316,6 @@ struct stored_index {
   __device__ unsigned long long operator[](long long i) const { return idx[i]; }
 };
 
-/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
-/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
-__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
 
 template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
           class IdxIt = identity_index>
@@ -630,7 +672,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         rank_count(name, p, table, cap, rb, status);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
         if (!st.abort) {
-          rank_emit(name, p, table, cap, rb, keys, ko, vo);
+          rank_emit_in_order(name, p, table, rb, keys, hash, shift, ko, vo);
           return static_cast<std::int64_t>(st.total);
         }
         if (last)
