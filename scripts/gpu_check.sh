@@ -120,7 +120,7 @@ profile-group)
     algo_configure -DALGO_BUILD_TESTS=OFF -DALGO_BUILD_EXAMPLES=OFF -DALGO_BUILD_BENCH=ON >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
     timeout "${BUILD_LIMIT:-300}" ninja -C "$ALGO_BUILD_DIR" bench/bench >"$OUT/build.log" 2>&1 || tail -30 "$OUT/build.log"
   fi
-  kernels='regex:oa_build_kernel|clear_table_kernel|clear_status_kernel|mark_first_kernel|rank_partials_kernel|rank_spine_kernel|rank_words_kernel|emit_kernel|partition_count_kernel|partition_offsets_kernel|partition_scatter_kernel'
+  kernels='regex:oa_build_kernel|clear_table_kernel|clear_status_kernel|mark_first_kernel|rank_partials_kernel|rank_spine_kernel|rank_words_kernel|emit_kernel|emit_in_order_kernel|partition_count_kernel|partition_offsets_kernel|partition_scatter_kernel'
   for c in "uniform m=1024" "uniform m=2^20" "uniform m=2^24" "zipf m=1024" "zipf m=2^20" "zipf m=2^24"; do
     tag=$(echo "$c" | tr ' =^' '__p')
     # --reps 1: the bench's first call, three warm-ups and one timed call, each kernel profiled alone

@@ -53,6 +53,8 @@ auto device_view(It it) {
 struct build_status {
   unsigned long long claimed;  // global slots claimed (distinct keys so far)
   unsigned long long tiles;    // tiles taken
+  unsigned long long records;  // records whose new keys `claimed` counts (reported with them; not
+                               // the tiles taken, which also count the tiles in flight at a stop)
   unsigned long long total;    // groups counted by the rank pass
   unsigned abort;              // 1: the table passed its load limit or was full: build again, larger
   unsigned pad;
@@ -99,6 +101,10 @@ __device__ inline unsigned long long block_exclusive_sum(unsigned long long x, u
   __syncthreads();
   return r;
 }
+
+/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
+/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
+__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
 
 // ---- rank: first appearances counted -------------------------------------------------------------
 template <class Table>
@@ -186,6 +192,35 @@ __global__ void __launch_bounds__(threads) emit_kernel(Table t, unsigned long lo
     }
 }
 
+/// The same output, written in rank order: each thread takes 32 input positions (one word of the
+/// first-appearance bits) and, for each first appearance among them, reads the input's key there,
+/// finds its slot (the hash and home slot the build used: `shift`) and writes key and aggregate at
+/// the next rank. The writes are in order (a warp writes one contiguous stretch of the outputs) and
+/// each group costs one random read of its slot, where emit_kernel reads the prefix, the bits and
+/// the key at random and writes both outputs at random (a read-modify-write of a DRAM sector each
+/// when the outputs do not fit in the L2).
+template <class Table, class KeyIt, class Hash, class KeyOut, class ValOut>
+__global__ void __launch_bounds__(threads)
+    emit_in_order_kernel(Table t, const unsigned* bits, long long words, const unsigned long long* prefix, KeyIt keys,
+                         Hash hash, int shift, KeyOut keys_out, ValOut values_out) {
+  using K = typename Table::key_type;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long w = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; w < words; w += stride) {
+    unsigned b = bits[w];
+    if (!b) continue;
+    unsigned long long r = prefix[w];
+    do {
+      const long long i = w * 32 + (__ffs(b) - 1);
+      b &= b - 1u;
+      const K key = keys[i];
+      const long long slot = t.find(key, global_hash(hc::hash_of(hash, key), shift));
+      keys_out[r] = key;
+      values_out[r] = t.value(static_cast<unsigned long long>(slot));
+      ++r;
+    } while (b);
+  }
+}
+
 /// The rank pass's buffers for n records: the bit map, the per-block partials, the word prefixes.
 struct rank_buffers {
   long long words, blocks;
@@ -210,6 +245,18 @@ void rank_count(const char* name, const device_policy_base& p, const Table& t, u
   cuda::check_launch(name, "rank_partials_kernel");
   rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status);
   cuda::check_launch(name, "rank_spine_kernel");
+}
+
+/// per-word prefixes + emit in rank order (open addressing: the slots are found again by key).
+template <class Table, class KeyIt, class Hash, class KeyOut, class ValOut>
+void rank_emit_in_order(const char* name, const device_policy_base& p, const Table& t, rank_buffers& rb, KeyIt keys,
+                        Hash hash, int shift, KeyOut ko, ValOut vo) {
+  rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+      rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
+  cuda::check_launch(name, "rank_words_kernel");
+  emit_in_order_kernel<<<grid_for(rb.words), threads, 0, p.stream>>>(
+      t, rb.bits.as<unsigned>(), rb.words, rb.prefix.as<unsigned long long>(), keys, hash, shift, ko, vo);
+  cuda::check_launch(name, "emit_in_order_kernel");
 }
 
 /// per-word prefixes + emit.
@@ -269,9 +316,6 @@ struct stored_index {
   __device__ unsigned long long operator[](long long i) const { return idx[i]; }
 };
 
-/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
-/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
-__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
 
 template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
           class IdxIt = identity_index>
@@ -288,6 +332,9 @@ __global__ void __launch_bounds__(threads)
   __shared__ unsigned long long s_tile;
   __shared__ int s_stop;
   __shared__ unsigned s_global_claims, s_front_claims, s_front_hits;
+  // records whose keys `claimed` counts, not yet reported: those that went to the global table, and
+  // those that met the shared table once it is flushed (s_front_records until then)
+  __shared__ unsigned s_records, s_batch_records, s_front_records, s_batch_front;
   __shared__ int s_bypass;
   const Front front{front_slots, static_cast<unsigned long long>(front_n - 1), table.comb, table.eq};
 
@@ -299,6 +346,10 @@ __global__ void __launch_bounds__(threads)
     s_front_hits = 0;
     s_bypass = 0;
     s_stop = 0;
+    s_records = 0;
+    s_batch_records = 0;
+    s_front_records = 0;
+    s_batch_front = 0;
   }
   __syncthreads();
 
@@ -308,6 +359,14 @@ __global__ void __launch_bounds__(threads)
     if (threadIdx.x == 0) {
       const unsigned c = s_global_claims;
       s_global_claims = 0;
+      s_records += s_batch_records - s_batch_front;
+      s_front_records += s_batch_front;
+      s_batch_records = 0;
+      s_batch_front = 0;
+      if (s_records) {
+        atomicAdd(&status->records, static_cast<unsigned long long>(s_records));
+        s_records = 0;
+      }
       if (c) {
         const unsigned long long old = atomicAdd(&status->claimed, static_cast<unsigned long long>(c));
         if (old + c > limit) atomicExch(&status->abort, 1u);
@@ -378,6 +437,11 @@ __global__ void __launch_bounds__(threads)
       if constexpr (FrontSlots > 0) {
         if (front_new) atomicAdd(&s_front_claims, front_new);
         if (front_hit) atomicAdd(&s_front_hits, front_hit);
+        if (front_new + front_hit) atomicAdd(&s_batch_front, front_new + front_hit);
+      }
+      if (threadIdx.x == 0) {
+        const long long left = n - (base + static_cast<long long>(j0) * threads);
+        s_batch_records = static_cast<unsigned>(left < report_every * threads ? (left > 0 ? left : 0) : report_every * threads);
       }
       __syncthreads();
       report();
@@ -398,6 +462,8 @@ __global__ void __launch_bounds__(threads)
           s_front_claims = 0;
           s_front_hits = 0;
           s_bypass = bypass;
+          s_records += s_front_records;  // their keys are in the global table now
+          s_front_records = 0;
         }
         report();
         __syncthreads();
@@ -508,6 +574,7 @@ template <class = void>
 __global__ void clear_status_kernel(build_status* status) {
   status->claimed = 0;
   status->tiles = 0;
+  status->records = 0;
   status->total = 0;
   status->abort = 0;
   status->pad = 0;
@@ -605,14 +672,17 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         rank_count(name, p, table, cap, rb, status);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
         if (!st.abort) {
-          rank_emit(name, p, table, cap, rb, keys, ko, vo);
+          rank_emit_in_order(name, p, table, rb, keys, hash, shift, ko, vo);
           return static_cast<std::int64_t>(st.total);
         }
         if (last)
           fail(name, "the hash table of " + std::to_string(cap) + " slots is full with " + std::to_string(st.claimed) +
                          " keys (it is sized for every record being distinct; a key_equal that is not consistent "
                          "with the hash?)");
-        const double r = std::min(static_cast<double>(st.tiles) * tile, static_cast<double>(n));
+        // the prefix the claimed keys came from: the records the blocks reported with them (the
+        // tiles taken also count up to a grid's worth in flight at the stop, 3 M records on an H100:
+        // at m = 2^24 that halved the estimate and cost a second build that stopped too)
+        const double r = std::min(static_cast<double>(st.records), static_cast<double>(n));
         double m = estimate_distinct(static_cast<double>(st.claimed), r, static_cast<double>(n));
         if (bits > 0) {
           // the records seen were those of the first partitions only: their keys, about
