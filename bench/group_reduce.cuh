@@ -12,7 +12,7 @@
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
 //   oa tuning: ...              (f32) the default strategy with other build tunings
 //                               (detail/group/device.cuh, oa_tuning): a report every 16 records a
-//                               thread instead of 4; a 2 MB or 64 MB first table instead of 32 MB; no
+//                               thread instead of 4; a 2 MB or 32 MB first table instead of 64 MB; no
 //                               shared-memory table in front; the first two together; records
 //                               grouped first into 32 or 128 partitions by hash (each owning one
 //                               region of the table: partition_bits); the same with 32 partitions
@@ -47,8 +47,8 @@ struct report16 : algo::detail::group::oa_tuning {
 struct first2mb : algo::detail::group::oa_tuning {
   static constexpr std::size_t first_table_bytes = std::size_t(2) << 20;
 };
-struct first64mb : algo::detail::group::oa_tuning {
-  static constexpr std::size_t first_table_bytes = std::size_t(64) << 20;
+struct first32mb : algo::detail::group::oa_tuning {
+  static constexpr std::size_t first_table_bytes = std::size_t(32) << 20;
 };
 struct no_front : algo::detail::group::oa_tuning {
   static constexpr std::size_t front_bytes = 0;
@@ -182,7 +182,7 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
       };
       tuned("oa tuning: report every 16", [&] { return group_reduce_tuned<report16>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: first table 2 MB", [&] { return group_reduce_tuned<first2mb>(keys.p, values.p, n, k_out.p, v_out.p); });
-      tuned("oa tuning: first table 64 MB", [&] { return group_reduce_tuned<first64mb>(keys.p, values.p, n, k_out.p, v_out.p); });
+      tuned("oa tuning: first table 32 MB", [&] { return group_reduce_tuned<first32mb>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: no shared front", [&] { return group_reduce_tuned<no_front>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: 2 MB + report 16",
             [&] { return group_reduce_tuned<first2mb_report16>(keys.p, values.p, n, k_out.p, v_out.p); });

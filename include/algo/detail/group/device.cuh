@@ -5,11 +5,11 @@
 //            from a counter; each record goes to the block's shared-memory table (hot keys: shared
 //            atomics) or, when that is full or not worth it, straight to the global table. A block
 //            flushes its shared table (one global insert per key) when it is half full and at
-//            the end. The global table is sized from the input: 32 MB of slots (2^21 slots of 16
-//            bytes: in the L2 of an H100), or what n records need if less, first; when the keys
-//            claimed pass 70 % of it (or a key finds no slot within 256 probes), the blocks stop, the host estimates the number of distinct keys from
-//            how many the processed prefix had, and builds again in a larger table (a few % of
-//            the input was wasted). The largest size holds every record distinct at 70 %.
+//            the end. The global table is sized from the input: 64 MB of slots (2^22 slots of 16
+//            bytes), or what n records need if less, first; when the keys claimed pass 70 % of
+//            it (or a key finds no slot within 256 probes), the blocks stop, the host estimates
+//            the number of distinct keys from how many the processed prefix had, and builds
+//            again in a larger table (a few % of the input was wasted). The largest size holds every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
@@ -280,10 +280,10 @@ struct oa_tuning {
   static constexpr int report_every = 4;
   /// The shared-memory table in front of the global one (0: none).
   static constexpr std::size_t front_bytes = 32768;
-  /// The first global table (grown when the keys pass its load limit). 32 MB (2^21 slots of 16
-  /// bytes) stays in the 50 MB L2 of an H100: at m = 2^20 keys its inserts are L2 atomics (the
-  /// H100, 2026-11-23: 2.69 ms against 3.26 ms with the 64 MB table it replaced).
-  static constexpr std::size_t first_table_bytes = std::size_t(32) << 20;
+  /// The first global table (grown when the keys pass its load limit). 64 MB: 2^22 slots of 16
+  /// bytes. (32 MB stays in the H100's 50 MB L2 and is faster at m = 2^20, 2.70 against 3.26 ms,
+  /// but slower where it must grow: 14.1 against 9.9 ms at m = 2^24, 7.3 against 5.2 on Zipf keys.)
+  static constexpr std::size_t first_table_bytes = std::size_t(64) << 20;
   /// 0: records go into the table in input order. b > 0: a pre-pass first groups them into 2^b
   /// partitions by the top b bits of their keys' hashes (keys, values and input indices copied,
   /// 12 bytes a record for 4-byte keys and values), and the table's home slot is the top bits of
@@ -604,7 +604,7 @@ inline constexpr double limit_load = 0.7;  // the last size, which holds every r
 /// records a grid on an H100), so a table smaller than that overshoots its limit and fills up:
 /// with 4096 probes every insert into the full table walked 4096 slots before the build stopped
 /// (the H100, m = 2^24: 46 ms with a 32 MB first table, 71 ms with 2 MB, against 10 ms with
-/// 64 MB). Linear probing at the 70 % limit walks more than 256 slots about once in 2 M inserts:
+/// 64 MB; with 256 probes 14 and 16 ms). Linear probing at the 70 % limit walks more than 256 slots about once in 2 M inserts:
 /// a build near its limit may stop a little early, never one well below it.
 inline constexpr unsigned long long max_probes_growing = 256;
 
@@ -640,7 +640,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
 
     const unsigned long long cap_max =
         hc::pow2_ceil(static_cast<unsigned long long>(std::max(64.0, std::ceil(static_cast<double>(n) / size_load))));
-    // the first size: 32 MB of slots (2^21 slots of 16 bytes), or what n records need if less
+    // the first size: 64 MB of slots (2^22 slots of 16 bytes), or what n records need if less
     unsigned long long first_cap = 1024;
     while (first_cap * 2 * sizeof(Slot) <= Tuning::first_table_bytes) first_cap *= 2;
     unsigned long long cap = std::min<unsigned long long>(cap_max, std::max<unsigned long long>(first_cap, 1ull << pbits));
