@@ -2,7 +2,12 @@
 // ReduceByKey, then the groups sorted by first appearance; struct keys and key_equal modulo 10 go
 // to the in-house table), with the checks of test/device/group_checks.cuh; and the hash table
 // layer itself (include/algo/detail/cuda/hash/): the lock under contention from every lane of
-// many warps, open-addressing insert / find in both layouts, the chained table's insert / find.
+// many warps, open-addressing insert / find in the packed, general and split layouts (the split
+// one also in shared memory), the chained table's insert / find.
+#include <climits>
+#include <random>
+#include <unordered_map>
+
 #include <algo/algo.hpp>
 
 #include <algo/detail/cuda/hash/chained.cuh>
@@ -112,6 +117,50 @@ void check_oa_layout(int k, unsigned long long capacity) {
   REQUIRE(claimed.download() == std::vector<int>{k, 0});
   REQUIRE(out.download() == in.want);
 }
+/// The split layout (words and aggregates in two arrays), in global memory here: the same inserts
+/// and finds as check_oa_layout.
+template <class Table>
+void check_split_layout(int k, unsigned long long capacity) {
+  const layer_input in = make_layer_input(k);
+  const device_buffer<int> keys(in.keys), probe(in.probe);
+  device_buffer<unsigned long long> words(capacity);
+  device_buffer<typename Table::storage> values(capacity);
+  device_buffer<int> claimed(std::vector<int>{0, 0});
+  device_buffer<long long> out(2 * in.probe.size());
+  const Table t{words.begin(), values.begin(), capacity - 1, {}, {}};
+  hc::clear_split_table_kernel<<<64, 256>>>(t, capacity);
+  const auto n = static_cast<long long>(in.keys.size());
+  insert_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(t, keys.begin(), n, claimed.begin());
+  const auto m = static_cast<long long>(in.probe.size());
+  find_kernel<<<static_cast<unsigned>((m + 255) / 256), 256>>>(t, probe.begin(), m, out.begin());
+  require_cuda(cudaDeviceSynchronize(), "kernels");
+  REQUIRE(claimed.download() == std::vector<int>{k, 0});
+  REQUIRE(out.download() == in.want);
+}
+
+/// The split table in shared memory, as group_reduce's per-block table uses it: one block inserts
+/// n keys (values x[i] as float sums) into 2048 slots, then writes out (key, sum, first index) per
+/// occupied slot; slots the block did not fill come back as key INT_MIN.
+__global__ void split_shared_kernel(const int* keys, const float* x, int n, int* out_keys, float* out_sums,
+                                    long long* out_first) {
+  using Comb = hc::combiner<algo::detail::group::combine_kind::native, algo::plus<>, float>;
+  using Table = hc::oa_split_table<int, float, Comb, algo::equal_to<>>;
+  __shared__ unsigned long long words[2048];
+  __shared__ float values[2048];
+  const Table t{words, values, 2047, {}, {}};
+  for (int i = threadIdx.x; i < 2048; i += blockDim.x) t.clear(static_cast<unsigned long long>(i));
+  __syncthreads();
+  algo::hash<> h;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    t.template insert<false>(keys[i], hc::hash_of(h, keys[i]), static_cast<unsigned long long>(i), x[i], ~0ull);
+  __syncthreads();
+  for (int i = threadIdx.x; i < 2048; i += blockDim.x) {
+    const auto s = static_cast<unsigned long long>(i);
+    out_keys[i] = t.occupied(s) ? t.key(s) : INT_MIN;
+    out_sums[i] = t.value(s);
+    out_first[i] = t.occupied(s) ? static_cast<long long>(t.first_index(s)) : -1;
+  }
+}
 }  // namespace
 
 TEST_CASE("hash layer: the lock, taken by every lane of many warps", "[cuda][hash][lock]") {
@@ -147,6 +196,56 @@ TEST_CASE("hash layer: open addressing insert / find, packed and general slots",
   const auto c = claimed.download();
   REQUIRE(c[0] == 32);
   REQUIRE(c[1] > 0);
+}
+
+TEST_CASE("hash layer: open addressing, the split layout (words and aggregates apart)",
+          "[cuda][hash][open_addressing]") {
+  using algo::detail::group::combine_kind;
+  using Native = hc::combiner<combine_kind::native, algo::plus<>, long long>;
+  using Split = hc::oa_split_table<int, long long, Native, algo::equal_to<>>;
+  for (const int k : {1, 1000, 100000}) {
+    INFO("keys: " << k);
+    check_split_layout<Split>(k, hc::pow2_ceil(static_cast<unsigned long long>(k) * 2));
+  }
+  SECTION("in shared memory, float sums of 1024 keys from every lane of a block") {
+    // keys drawn from 1024 values (odd multiples, negative ones too), small integer-valued floats:
+    // the sums are exact whatever the order
+    const int n = 50000;
+    algo_test::rng_t g(11);
+    std::uniform_int_distribution<int> pick(0, 1023), val(-8, 8);
+    std::vector<int> keys(n);
+    std::vector<float> x(n);
+    std::unordered_map<int, std::pair<float, long long>> want;
+    for (int i = 0; i < n; ++i) {
+      keys[i] = (pick(g) - 512) * 3 + 1;
+      x[i] = static_cast<float>(val(g));
+      auto it = want.emplace(keys[i], std::make_pair(0.0f, static_cast<long long>(i))).first;
+      it->second.first += x[i];
+    }
+    const device_buffer<int> dk(keys);
+    const device_buffer<float> dx(x);
+    device_buffer<int> ok(2048);
+    device_buffer<float> os(2048);
+    device_buffer<long long> of(2048);
+    split_shared_kernel<<<1, 256>>>(dk.begin(), dx.begin(), n, ok.begin(), os.begin(), of.begin());
+    require_cuda(cudaDeviceSynchronize(), "split_shared_kernel");
+    const auto got_k = ok.download();
+    const auto got_s = os.download();
+    const auto got_f = of.download();
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < got_k.size(); ++i) {
+      if (got_k[i] == INT_MIN) {
+        REQUIRE(got_s[i] == 0.0f);
+        continue;
+      }
+      ++found;
+      const auto it = want.find(got_k[i]);
+      REQUIRE(it != want.end());
+      CHECK(got_s[i] == it->second.first);
+      CHECK(got_f[i] == it->second.second);
+    }
+    REQUIRE(found == want.size());
+  }
 }
 
 TEST_CASE("hash layer: chained table insert / find", "[cuda][hash][chained]") {

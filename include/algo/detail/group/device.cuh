@@ -328,9 +328,10 @@ __global__ void __launch_bounds__(threads)
   constexpr int report_every = ReportEvery;
   using K = typename Table::key_type;
   using Acc = decltype(table.value(0));
-  using FrontSlot = typename Front::slot;
   constexpr int front_n = FrontSlots > 0 ? FrontSlots : 1;
-  __shared__ FrontSlot front_slots[front_n];
+  // the shared table in two arrays (oa_split_table): keys and first indices, then aggregates
+  __shared__ unsigned long long front_words[front_n];
+  __shared__ typename Front::storage front_values[front_n];
   __shared__ unsigned long long s_tile;
   __shared__ int s_stop;
   __shared__ unsigned s_global_claims, s_front_claims, s_front_hits;
@@ -338,10 +339,10 @@ __global__ void __launch_bounds__(threads)
   // those that met the shared table once it is flushed (s_front_records until then)
   __shared__ unsigned s_records, s_batch_records, s_front_records, s_batch_front;
   __shared__ int s_bypass;
-  const Front front{front_slots, static_cast<unsigned long long>(front_n - 1), table.comb, table.eq};
+  const Front front{front_words, front_values, static_cast<unsigned long long>(front_n - 1), table.comb, table.eq};
 
   if constexpr (FrontSlots > 0)
-    for (int i = threadIdx.x; i < FrontSlots; i += threads) hc::clear_slot<Front>(front_slots[i]);
+    for (int i = threadIdx.x; i < FrontSlots; i += threads) front.clear(static_cast<unsigned long long>(i));
   if (threadIdx.x == 0) {
     s_global_claims = 0;
     s_front_claims = 0;
@@ -383,15 +384,15 @@ __global__ void __launch_bounds__(threads)
       unsigned mine = 0;
       bool full = false;
       for (int i = threadIdx.x; i < FrontSlots; i += threads) {
-        FrontSlot& s = front_slots[i];
-        if (s.word != hc::empty_word) {
-          const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(s.word));
-          const int r = table.template insert<true>(key, global_hash(hc::hash_of(hash, key), shift), s.word >> 32,
-                                                    s.value, max_probes);
+        const auto slot = static_cast<unsigned long long>(i);
+        if (front.occupied(slot)) {
+          const K key = front.key(slot);
+          const int r = table.template insert<true>(key, global_hash(hc::hash_of(hash, key), shift),
+                                                    front.first_index(slot), front_values[i], max_probes);
           mine += r == 1;
           full |= r < 0;
         }
-        hc::clear_slot<Front>(s);
+        front.clear(slot);
       }
       if (full) atomicExch(&status->abort, 1u);
       if (mine) atomicAdd(&s_global_claims, mine);
@@ -632,7 +633,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     using Slot = typename Table::slot;
     constexpr int front_n =
         packed ? front_slots_for<hc::oa_slot<K, typename Comb::storage, true>, Tuning::front_bytes>() : 0;
-    using Front = hc::oa_table<K, Acc, Comb, true, Eq>;
+    using Front = hc::oa_split_table<K, Acc, Comb, Eq>;
     constexpr int pbits = packed ? Tuning::partition_bits : 0;
     static_assert(Tuning::partition_bits >= 0 && Tuning::partition_bits <= 10, "oa_tuning::partition_bits: 0 to 10");
     const cuda::device_info& dev = cuda::current_device_info();

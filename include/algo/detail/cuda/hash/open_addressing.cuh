@@ -14,7 +14,9 @@
 //            waits for the publication (a few instructions of another thread).
 // insert() returns 1 when it claimed a new slot, 0 when the key was there, -1 when every slot was
 // probed without finding the key or room (the table is full: the caller grows it).
-// The same code runs on shared memory (the per-block table in front of the global one).
+// The same code runs on shared memory; the per-block table in front of the global one uses the
+// packed layout split into two arrays (oa_split_table: words, aggregates), which spreads a warp's
+// combines over every bank.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -158,6 +160,80 @@ struct oa_table {
     else comb.add(&s.value, lock, value);
   }
 };
+
+/// The packed layout split into two arrays, the words (key and first index) and the aggregates,
+/// instead of one array of slots; for the per-block table in shared memory. A warp's 32 random
+/// keys then spread their aggregates over all 32 banks (a 16-byte slot puts every aggregate on one
+/// of 8 banks: 4-8-way conflicts on every combine, which is a compare-and-swap loop for `float` and
+/// 64-bit sums in shared memory on sm_90). Used (insert) with keys of <= 4 bytes and combiners with
+/// an identity only, as the packed layout.
+template <class K, class Acc, class Combiner, class Eq>
+struct oa_split_table {
+  using key_type = K;
+  using combiner_type = Combiner;
+  using storage = typename Combiner::storage;
+  static constexpr bool packed = true;
+
+  unsigned long long* words;
+  storage* values;
+  unsigned long long mask;
+  Combiner comb;
+  mutable Eq eq;
+
+  /// As oa_table::insert: 1 claimed, 0 found, -1 no room within max_probes.
+  template <bool Partial, class Val>
+  __device__ int insert(const K& key, std::uint64_t h, unsigned long long first, const Val& value,
+                        unsigned long long max_probes) const {
+    linear_probe p(h, mask);
+    const unsigned long long mine = (first << 32) | key_bits(key);
+    for (unsigned long long probes = 0; probes < max_probes && probes <= mask; ++probes, p.next()) {
+      unsigned long long* wp = words + p.slot;
+      unsigned long long w = load_word(wp);
+      bool claimed = false;
+      if (w == empty_word) {
+        w = atomicCAS(wp, empty_word, mine);
+        claimed = w == empty_word;
+      }
+      if (claimed || eq(key_from_bits<K>(static_cast<std::uint32_t>(w)), key)) {
+        if (!claimed && (w >> 32) > first) atomicMin(wp, (first << 32) | (w & 0xffffffffull));
+        if constexpr (Partial) comb.merge(values + p.slot, nullptr, value);
+        else comb.add(values + p.slot, nullptr, value);
+        return claimed ? 1 : 0;
+      }
+    }
+    return -1;
+  }
+
+  /// The slot holding key, or -1.
+  __device__ long long find(const K& key, std::uint64_t h) const {
+    linear_probe p(h, mask);
+    for (unsigned long long probes = 0; probes <= mask; ++probes, p.next()) {
+      const unsigned long long w = load_word(words + p.slot);
+      if (w == empty_word) return -1;
+      if (eq(key_from_bits<K>(static_cast<std::uint32_t>(w)), key)) return static_cast<long long>(p.slot);
+    }
+    return -1;
+  }
+
+  // ---- reading it (after a barrier, or after the kernels that build it) ----
+  __device__ bool occupied(unsigned long long i) const { return words[i] != empty_word; }
+  __device__ unsigned long long first_index(unsigned long long i) const { return words[i] >> 32; }
+  __device__ K key(unsigned long long i) const { return key_from_bits<K>(static_cast<std::uint32_t>(words[i])); }
+  __device__ Acc value(unsigned long long i) const { return Combiner::result(values[i]); }
+  /// Empties slot i (no other thread using it).
+  __device__ void clear(unsigned long long i) const {
+    words[i] = empty_word;
+    if constexpr (Combiner::has_identity) values[i] = Combiner::identity();
+  }
+};
+
+template <class K, class Acc, class Combiner, class Eq>
+__global__ void clear_split_table_kernel(oa_split_table<K, Acc, Combiner, Eq> t, unsigned long long capacity) {
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
+       i += stride)
+    t.clear(i);
+}
 
 /// Writes an empty slot (word EMPTY, the identity where the combiner has one, lock free).
 template <class Table>
