@@ -9,12 +9,16 @@
 //            bytes), or what n records need if less, first; when the keys claimed pass 70 % of
 //            it (or a key finds no slot within 256 probes), the blocks stop, the host estimates
 //            the number of distinct keys from how many the processed prefix had, and builds
-//            again in a larger table (a few % of the input was wasted). The largest size holds every record distinct at 70 %.
+//            again in a larger table (a few % of the input was wasted). The largest size holds
+//            every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
 //            rank of a group = the number of first appearances before its own = its output position
-//   emit     every group writes its key and aggregate at its rank
+//   emit     open addressing: the first appearances walked in input order (a thread a word of
+//            the bit map), each one's key found again in the table and written with its aggregate
+//            at the next rank (the outputs written in order); locked_chaining: every group
+//            writes its key and aggregate at its rank
 // The number of groups comes back to the host with the build's status (one synchronization per
 // build), so calls are refused under graph capture, as reduce_by_key's are.
 #pragma once
@@ -605,8 +609,9 @@ inline constexpr double limit_load = 0.7;  // the last size, which holds every r
 /// records a grid on an H100), so a table smaller than that overshoots its limit and fills up:
 /// with 4096 probes every insert into the full table walked 4096 slots before the build stopped
 /// (the H100, m = 2^24: 46 ms with a 32 MB first table, 71 ms with 2 MB, against 10 ms with
-/// 64 MB; with 256 probes 14 and 16 ms). Linear probing at the 70 % limit walks more than 256 slots about once in 2 M inserts:
-/// a build near its limit may stop a little early, never one well below it.
+/// 64 MB; with 256 probes 14 and 16 ms). Linear probing at the 70 % limit walks more than 256
+/// slots about once in 2 M inserts: a build near its limit may stop a little early, never one
+/// well below it.
 inline constexpr unsigned long long max_probes_growing = 256;
 
 template <bool Deterministic, class Tuning = oa_tuning, class Policy, class KeyIt, class ValIt, class KeyOut,
