@@ -135,13 +135,10 @@ struct thrust_reference {
   }
   template <class V, class T>
   T reduce(const V& in, T init) const { return thrust::reduce(exec, in.begin(), in.end(), init); }
-  /// Products in the inputs' type, sums in T: std::transform_reduce's (and algo's) arithmetic.
-  /// (thrust::inner_product's defaults would multiply in T.)
+  /// thrust::inner_product's defaults, plus<T> and multiplies<T> (products in T): the arithmetic of
+  /// algo::transform_reduce(policy, first1, last1, first2, init).
   template <class V, class T>
-  T dot(const V& x, const V& y, T init) const {
-    using value = typename V::value_type;
-    return thrust::inner_product(exec, x.begin(), x.end(), y.begin(), init, thrust::plus<T>{}, thrust::multiplies<value>{});
-  }
+  T dot(const V& x, const V& y, T init) const { return thrust::inner_product(exec, x.begin(), x.end(), y.begin(), init); }
   template <class V>
   void transpose(const V& in, std::int64_t rows, std::int64_t cols, V& out) const {
     auto index = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), transposed_index{rows, cols});
@@ -159,8 +156,12 @@ struct std_reference {
   void exclusive_scan(const V& in, V& out, T init) const { std::exclusive_scan(in.begin(), in.end(), out.begin(), init); }
   template <class V, class T>
   T reduce(const V& in, T init) const { return std::reduce(in.begin(), in.end(), init); }
+  /// Products in T, as algo's (and Thrust's) inner product; std::inner_product's defaults would
+  /// multiply in the inputs' type.
   template <class V, class T>
-  T dot(const V& x, const V& y, T init) const { return std::inner_product(x.begin(), x.end(), y.begin(), init); }
+  T dot(const V& x, const V& y, T init) const {
+    return std::inner_product(x.begin(), x.end(), y.begin(), init, std::plus<T>{}, std::multiplies<T>{});
+  }
   template <class V>
   void transpose(const V& in, std::int64_t rows, std::int64_t cols, V& out) const {
     const transposed_index index{rows, cols};
@@ -244,7 +245,7 @@ bool run_policy(const char* policy_name, const Policy& policy, const Ref& ref, b
     const double ref_ms = time_ms([&] { expect = ref.dot(b.x, b.y, 0.0); }, ref.sync);
     // Summation order differs: allow n rounding errors of the largest possible partial sum.
     double magnitude = 0;
-    for (std::int64_t i = 0; i < p.n; ++i) magnitude += std::fabs(static_cast<double>(p.x[i] * p.y[i]));
+    for (std::int64_t i = 0; i < p.n; ++i) magnitude += std::fabs(static_cast<double>(p.x[i]) * p.y[i]);
     const double tolerance = static_cast<double>(p.n) * 0x1p-52 * magnitude + 1e-12;
     add(3, "transform_reduce (dot)", p.n, ms, ref_ms, std::fabs(dot - expect) <= tolerance);
   }
@@ -407,8 +408,8 @@ bool run_multi_gpu(const problem& p, std::vector<row>& table) {
   });
   double dot = 0, magnitude = 0;
   for (std::int64_t i = 0; i < p.n; ++i) {
-    dot += static_cast<double>(p.x[i] * p.y[i]);
-    magnitude += std::fabs(static_cast<double>(p.x[i] * p.y[i]));
+    dot += static_cast<double>(p.x[i]) * p.y[i];  // products in double, as algo's inner product
+    magnitude += std::fabs(static_cast<double>(p.x[i]) * p.y[i]);
   }
   const double tolerance = static_cast<double>(p.n) * 0x1p-52 * magnitude + 1e-12;
   // the same bits on both GPUs
