@@ -128,13 +128,16 @@ class caching_device_resource final : public device_memory_resource {
     return p;
   }
 
+  /// Throws only for a block this resource did not hand out. A block whose stream cannot take the
+  /// free (an invalidated capture, a lost context) is dropped from the cache (its memory goes back
+  /// to CUDA where CUDA still can), so a caller unwinding from such a failure is not stopped here.
   void deallocate(void* p, std::size_t bytes, cudaStream_t stream) override {
     if (!p) return;
     std::lock_guard<std::mutex> lock(mutex_);
     auto g = in_graph_.find(p);
     if (g != in_graph_.end()) {  // a graph memory node: freed by the graph, in stream order
       in_graph_.erase(g);
-      detail::check_cuda(cudaFreeAsync(p, stream), "memory_resource", "cudaFreeAsync");
+      if (cudaFreeAsync(p, stream) != cudaSuccess) (void)cudaGetLastError();  // the capture failed: its graph is gone
       return;
     }
     auto u = requested_.find(p);
@@ -145,14 +148,22 @@ class caching_device_resource final : public device_memory_resource {
     (void)bytes;
     const std::size_t size = sizes_.at(p);
     stats_.bytes_in_use -= size;
-    cudaEvent_t ev;
+    cudaEvent_t ev = nullptr;
     if (!spare_events_.empty()) {
       ev = spare_events_.back();
       spare_events_.pop_back();
-    } else {
-      detail::check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "memory_resource", "cudaEventCreate");
+    } else if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) != cudaSuccess) {
+      ev = nullptr;
     }
-    detail::check_cuda(cudaEventRecord(ev, stream), "memory_resource", "cudaEventRecord");
+    if (ev == nullptr || cudaEventRecord(ev, stream) != cudaSuccess) {
+      // the block's last use cannot be tracked: it leaves the cache (cudaFree waits for the device)
+      (void)cudaGetLastError();
+      if (ev) spare_events_.push_back(ev);
+      if (cudaFree(p) != cudaSuccess) (void)cudaGetLastError();
+      sizes_.erase(p);
+      stats_.bytes_held -= size;
+      return;
+    }
     free_[size].push_back(block{p, stream, std::this_thread::get_id(), ev});
   }
 

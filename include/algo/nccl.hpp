@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <type_traits>
 
@@ -43,6 +44,9 @@ template <class Local = cuda_policy<>>
 struct nccl_policy {
   ncclComm_t comm = nullptr;
   Local local{};
+  /// How long a call waits for the other ranks before it raises algo::nccl_error (code
+  /// ncclRemoteError); zero: the environment's ALGO_NCCL_TIMEOUT (seconds), else 300 s.
+  std::chrono::milliseconds wait_limit{0};
 
   /// Run on `s` (a stream of the communicator's device).
   nccl_policy on(cudaStream_t s) const {
@@ -57,9 +61,20 @@ struct nccl_policy {
     nccl_policy<L> p;
     p.comm = comm;
     p.local = local.with(std::forward<X>(x));
+    p.wait_limit = wait_limit;
+    return p;
+  }
+  /// Wait at most `d` for the other ranks (a rank that failed, exited or never made the call);
+  /// after such a timeout the communicator must be aborted (README, "Several GPUs").
+  template <class Rep, class Period>
+  nccl_policy timeout(std::chrono::duration<Rep, Period> d) const {
+    nccl_policy p = *this;
+    p.wait_limit = std::chrono::duration_cast<std::chrono::milliseconds>(d);
+    if (p.wait_limit.count() <= 0) p.wait_limit = std::chrono::milliseconds(1);
     return p;
   }
   cudaStream_t stream() const { return local.stream; }
+  detail::nccl::comm_link link() const { return detail::nccl::comm_link(comm, wait_limit); }
 };
 
 /// algo::nccl(comm): the collective policy over `comm` (the library never creates communicators).
@@ -81,11 +96,11 @@ struct is_nccl_policy<nccl_policy<L>> : std::true_type {};
 template <class L>
 void synchronize(const nccl_policy<L>& p) {
   const char* name = "synchronize";
-  const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.comm, p.local.stream);
+  const detail::nccl::comm_info c = detail::nccl::query_comm(name, p.link(), p.local.stream);
   if (c.capturing)
     detail::fail(name, "waits on the host and cannot run while the policy's stream is being captured into a CUDA "
                        "graph; call it after launching the graph");
-  detail::nccl::wait_for_stream(name, p.comm, p.local.stream);
+  detail::nccl::wait_for_stream(name, p.comm, p.local.stream, c.timeout, "the stream's work (its exchanges)");
   detail::nccl::raise_deferred(c);
 }
 
@@ -101,19 +116,19 @@ inline void nccl_release(ncclComm_t comm) { detail::nccl::comm_table::get().rele
 /// This rank's part of the inclusive scan of the global sequence (plus, in the value type).
 template <class L, class InIt, class OutIt>
 OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first) {
-  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, plus<>{},
+  return detail::nccl::scan<true>("inclusive_scan", p.link(), p.local, first, last, d_first, plus<>{},
                                   detail::no_init_t{});
 }
 template <class L, class InIt, class OutIt, class Op>
 OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, Op op) {
-  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, op, detail::no_init_t{});
+  return detail::nccl::scan<true>("inclusive_scan", p.link(), p.local, first, last, d_first, op, detail::no_init_t{});
 }
 /// init applies once, at the start of the global sequence (rank 0's first element).
 template <class L, class InIt, class OutIt, class Op, class T>
 OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, Op op, T init) {
   detail::check_fold<Op, T, InIt>();
   using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
-  return detail::nccl::scan<true>("inclusive_scan", p.comm, p.local, first, last, d_first, op, static_cast<Acc>(init));
+  return detail::nccl::scan<true>("inclusive_scan", p.link(), p.local, first, last, d_first, op, static_cast<Acc>(init));
 }
 /// Thrust's form: init is the value type's T{}, operator plus.
 template <class L, class InIt, class OutIt>
@@ -129,7 +144,7 @@ template <class L, class InIt, class OutIt, class T, class Op>
 OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init, Op op) {
   detail::check_fold<Op, T, InIt>();
   using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
-  return detail::nccl::scan<false>("exclusive_scan", p.comm, p.local, first, last, d_first, op, static_cast<Acc>(init));
+  return detail::nccl::scan<false>("exclusive_scan", p.link(), p.local, first, last, d_first, op, static_cast<Acc>(init));
 }
 
 // ---- reduce / transform_reduce (every rank returns the same bits) --------------------------------------
@@ -138,7 +153,7 @@ template <class L, class It, class T, class Op>
 T reduce_entry(const char* name, collective kind, const nccl_policy<L>& p, It first, It last, T init, Op op) {
   check_fold<Op, T, It>();
   return reduce<iter_value_t<It>>(
-      name, kind, p.comm, p.local, first,
+      name, kind, p.link(), p.local, first,
       [&] {
         const std::int64_t n = checked_distance(name, first, last);
         check_iterator(name, "input", p.local, first, n);
@@ -153,7 +168,7 @@ T transform_reduce2_entry(const nccl_policy<L>& p, It1 first1, It1 last1, It2 fi
   using Z = zip_transform_iterator<It1, It2, TransformOp>;
   check_fold<ReduceOp, T, Z>();
   return reduce<iter_value_t<Z>>(
-      name, collective::transform_reduce, p.comm, p.local, Z(first1, first2, transform_op),
+      name, collective::transform_reduce, p.link(), p.local, Z(first1, first2, transform_op),
       [&] {
         const std::int64_t n = checked_distance(name, first1, last1);
         check_iterator(name, "first input", p.local, first1, n);
@@ -183,7 +198,7 @@ T transform_reduce(const nccl_policy<L>& p, It first, It last, T init, ReduceOp 
   const char* name = "transform_reduce";
   detail::check_fold<ReduceOp, T, X>();
   return detail::nccl::reduce<detail::iter_value_t<X>>(
-      name, detail::nccl::collective::transform_reduce, p.comm, p.local, X(first, transform_op),
+      name, detail::nccl::collective::transform_reduce, p.link(), p.local, X(first, transform_op),
       [&] {
         const std::int64_t n = detail::checked_distance(name, first, last);
         detail::check_iterator(name, "input", p.local, first, n);
@@ -211,7 +226,7 @@ template <class V, class L, class It, class Checks, class OutIt, class T, class 
 void reduce_into_entry(const char* name, collective kind, const nccl_policy<L>& p, It first, Checks&& checks,
                        OutIt out, T init, Op op) {
   reduce<V>(
-      name, kind, p.comm, p.local, first,
+      name, kind, p.link(), p.local, first,
       [&] {
         const std::int64_t n = checks();
         check_iterator(name, "output", p.local, out, 1);
@@ -295,7 +310,7 @@ struct row_range {
 template <class L, class T>
 T* transpose(const nccl_policy<L>& p, const T* in, std::int64_t rows, std::int64_t cols, row_range in_rows, T* out,
              row_range out_rows) {
-  return detail::nccl::transpose(p.comm, p.local, in, rows, cols, in_rows.begin, in_rows.end, out, out_rows.begin,
+  return detail::nccl::transpose(p.link(), p.local, in, rows, cols, in_rows.begin, in_rows.end, out, out_rows.begin,
                                  out_rows.end);
 }
 

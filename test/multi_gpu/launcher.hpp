@@ -1,6 +1,6 @@
 // The multi-GPU test launcher: no MPI. Each test program's main() is mg::main(argc, argv, body):
 //
-//   <test> --ranks N [--form fork|threads] [--timeout S]
+//   <test> --ranks N [--form fork|threads] [--timeout S] [--case NAME]
 //
 //   fork     one process per rank (fork()); rank 0 makes the ncclUniqueId and hands it to the others
 //            through a pipe; each child selects GPU `rank`, joins with ncclCommInitRank, runs body.
@@ -11,6 +11,10 @@
 // driver on the machine): prints "SKIP: ..." and exits 77 (CTest: SKIP); any other CUDA error, or a
 // probe child that does not exit 0, is a failure (exit 1). Children die with the launcher (PR_SET_PDEATHSIG).
 // Every child is killed after --timeout seconds (default 120): a hang fails the test, it never passes.
+// --case NAME (the fault-injection tests): the body reads it from rank_context::fault; a rank may then
+// end its process on purpose with exit code 42 (planned_exit: a rank that dies in the middle of a
+// call), which counts as success, and every communicator is aborted (ncclCommAbort) at the end
+// rather than destroyed (its peers may have given up on it).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -26,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,7 +43,16 @@ struct rank_context {
   int rank;
   int nranks;
   int device;
+  std::string fault;       // --case (empty: none)
+  bool* aborted = nullptr;  // the body set it: it aborted comm (the launcher must not touch it again)
 };
+
+/// The exit code of a rank that ends its process on purpose (fault tests).
+inline constexpr int planned_exit = 42;
+inline std::string& fault_case() {
+  static std::string c;
+  return c;
+}
 
 /// A rank's failures (printed with the rank; the rank exits 1 when any).
 struct checker {
@@ -148,7 +162,9 @@ inline int wait_all(std::vector<pid_t>& pids, int timeout) {
       if (r == pids[i]) {
         done[i] = true;
         --left;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        const bool planned = !fault_case().empty() && WIFEXITED(status) && WEXITSTATUS(status) == planned_exit;
+        if (planned) std::printf("process %zu ended on purpose (exit %d)\n", i, planned_exit);
+        if (!planned && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
           std::fprintf(stderr, "process %zu %s %d\n", i, WIFEXITED(status) ? "exited with" : "was killed by signal",
                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
           result = 1;
@@ -172,12 +188,12 @@ inline int wait_all(std::vector<pid_t>& pids, int timeout) {
   return result;
 }
 
-inline int run_rank(const body_fn& body, ncclComm_t comm, int rank, int nranks) {
+inline int run_rank(const body_fn& body, ncclComm_t comm, int rank, int nranks, bool* aborted) {
   die_cuda(cudaSetDevice(rank), "cudaSetDevice");
   checker ck;
   ck.rank = rank;
   try {
-    body(rank_context{comm, rank, nranks, rank}, ck);
+    body(rank_context{comm, rank, nranks, rank, fault_case(), aborted}, ck);
   } catch (const std::exception& e) {
     ck.fail(std::string("unexpected exception: ") + e.what());
   }
@@ -223,8 +239,12 @@ inline int run_forked(int nranks, int timeout, const body_fn& body) {
       die_cuda(cudaSetDevice(r), "cudaSetDevice");
       ncclComm_t comm;
       die_nccl(ncclCommInitRank(&comm, nranks, id, r), "ncclCommInitRank");
-      const int rc = run_rank(body, comm, r, nranks);
-      ncclCommDestroy(comm);
+      bool aborted = false;
+      const int rc = run_rank(body, comm, r, nranks, &aborted);
+      if (!aborted) {
+        if (fault_case().empty()) ncclCommDestroy(comm);
+        else ncclCommAbort(comm);
+      }
       std::fflush(stdout);
       std::fflush(stderr);
       std::_Exit(rc);
@@ -252,14 +272,17 @@ inline int run_threads(int nranks, int timeout, const body_fn& body) {
     for (int r = 0; r < nranks; ++r) devs[r] = r;
     die_nccl(ncclCommInitAll(comms.data(), nranks, devs.data()), "ncclCommInitAll");
     std::vector<int> rcs(nranks, 1);
+    std::unique_ptr<bool[]> aborted(new bool[nranks]());
     std::vector<std::thread> threads;
     for (int r = 0; r < nranks; ++r)
-      threads.emplace_back([&, r] { rcs[r] = run_rank(body, comms[r], r, nranks); });
+      threads.emplace_back([&, r] { rcs[r] = run_rank(body, comms[r], r, nranks, &aborted[r]); });
     for (auto& t : threads) t.join();
     int rc = 0;
     for (int r = 0; r < nranks; ++r) {
       rc |= rcs[r];
-      ncclCommDestroy(comms[r]);
+      if (aborted[r]) continue;
+      if (fault_case().empty()) ncclCommDestroy(comms[r]);
+      else ncclCommAbort(comms[r]);
     }
     std::fflush(stdout);
     std::fflush(stderr);
@@ -277,8 +300,9 @@ inline int main(int argc, char** argv, const body_fn& body) {
     if (a == "--ranks" && i + 1 < argc) nranks = std::atoi(argv[++i]);
     else if (a == "--form" && i + 1 < argc) form = argv[++i];
     else if (a == "--timeout" && i + 1 < argc) timeout = std::atoi(argv[++i]);
+    else if (a == "--case" && i + 1 < argc) fault_case() = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--ranks N] [--form fork|threads] [--timeout S]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--ranks N] [--form fork|threads] [--timeout S] [--case NAME]\n", argv[0]);
       return 2;
     }
   }

@@ -31,8 +31,15 @@ class temporary_buffer {
   }
   temporary_buffer(const temporary_buffer&) = delete;
   temporary_buffer& operator=(const temporary_buffer&) = delete;
+  /// Never throws (it runs while exceptions unwind, too): a resource whose deallocate fails (a
+  /// capture that was invalidated, a lost context) keeps the block; the failure is dropped.
   ~temporary_buffer() {
-    if (ptr_) resource_->deallocate(ptr_, bytes_, stream_);
+    if (!ptr_) return;
+    try {
+      resource_->deallocate(ptr_, bytes_, stream_);
+    } catch (...) {
+      (void)cudaGetLastError();
+    }
   }
   void* get() const { return ptr_; }
   template <class T>

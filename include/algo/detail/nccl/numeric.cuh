@@ -174,7 +174,10 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
 
   const cudaStream_t s = local.stream;
   const std::size_t P = static_cast<std::size_t>(c.nranks);
-  const std::size_t stride2 = (sizeof(Partial) + 255) / 256 * 256;
+  // the second exchange (partials over 124 bytes): per rank, the partial (padded to 256 bytes) and a
+  // status block (the rank's record again, or its problem when it failed between the exchanges)
+  const std::size_t status_offset = (sizeof(Partial) + 255) / 256 * 256;
+  const std::size_t stride2 = status_offset + block_bytes;
   const std::size_t blocks_bytes = P * block_bytes;
   const std::size_t second_bytes = inline_payload ? 0 : P * stride2;
   constexpr std::size_t slot_bytes = blocks_offset<Result>;  // + blocks, sized at run time
@@ -204,6 +207,10 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
     } else {
       write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
       cuda::check_launch(req.name, "write_record_kernel");
+      if (!inline_payload) {
+        write_record_kernel<><<<1, 1, 0, s>>>(my_payload + status_offset, rec);
+        cuda::check_launch(req.name, "write_record_kernel");
+      }
       if (n > 0 && req.compute_partial) partial(my_payload);
     }
   };
@@ -235,12 +242,37 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
 
   if constexpr (!inline_payload) {
-    // records first: every rank must know they agree (and the partial's size) before the second exchange
-    check_cuda(cudaMemcpyAsync(hs.host + slot_bytes, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), req.name,
-               "cudaMemcpyAsync");
-    wait_for_stream(req.name, c.comm, s);
-    check_records(req.name, hs.host + slot_bytes, c.nranks);
+    // records first: every rank must know they agree (and the partial's size) before the second
+    // exchange. A rank that fails between the two exchanges (a copy, its local partial found faulty
+    // by the wait) still joins the second one, with its problem in its status block, so that every
+    // rank raises the same error; only an NCCL failure or a wait that timed out leaves at once
+    std::optional<local_verdict> between;
+    try {
+      check_cuda(cudaMemcpyAsync(hs.host + slot_bytes, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), req.name,
+                 "cudaMemcpyAsync");
+      wait_for_stream(req.name, c.comm, s, c.timeout);
+    } catch (const nccl_error&) {
+      throw;
+    } catch (...) {
+      between = verdict_from_current_exception(req.name);
+    }
+    if (!between) check_records(req.name, hs.host + slot_bytes, c.nranks);  // the same verdict on every rank
+    if (between) {
+      (void)cudaGetLastError();
+      write_record_text_kernel<><<<1, 1, 0, s>>>(my_payload + status_offset, failing_record(rec, *between));
+      if (const cudaError_t launched = cudaGetLastError(); launched != cudaSuccess)
+        throw cuda_error(req.name,
+                         "rank " + std::to_string(c.rank) + " of " + std::to_string(c.nranks) + " (" + between->text +
+                             "): sending its problem to the other ranks (write_record_text_kernel)",
+                         launched);
+    }
     check_nccl(ncclAllGather(my_payload, second, stride2, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
+    check_cuda(cudaMemcpy2DAsync(hs.host + slot_bytes, block_bytes, second + status_offset, stride2, block_bytes, P,
+                                 cudaMemcpyDeviceToHost, s),
+               req.name, "cudaMemcpy2DAsync");
+    wait_for_stream(req.name, c.comm, s, c.timeout);
+    check_records(req.name, hs.host + slot_bytes, c.nranks);
+    if (between) fail(req.name, "internal: this rank's problem did not reach the second exchange");
   }
 
   const unsigned ticket = next_ticket();
@@ -259,9 +291,9 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
   if (!req.wait) return r;
   if (device_slot) {
     check_cuda(cudaMemcpyAsync(hs.host, dslot, host_bytes, cudaMemcpyDeviceToHost, s), req.name, "cudaMemcpyAsync");
-    wait_for_stream(req.name, c.comm, s);
+    wait_for_stream(req.name, c.comm, s, c.timeout);
   } else {
-    wait_for_flag(req.name, c.comm, s, reinterpret_cast<volatile unsigned*>(hs.host), ticket);
+    wait_for_flag(req.name, c, s, reinterpret_cast<volatile unsigned*>(hs.host), ticket);
   }
   unsigned bad = 0, has = 0;
   std::memcpy(&bad, hs.host + 8, 4);
@@ -291,7 +323,7 @@ void local_scan(const cuda_policy<S...>& policy, scan_kind<Inclusive>, InIt firs
 // ---- entry points (called by <algo/nccl.hpp> with the local algo::cuda policy) ---------------------------
 /// Scans: Init is no_init_t (inclusive without init) or the accumulator type already.
 template <bool Inclusive, class Local, class InIt, class OutIt, class Op, class Init>
-OutIt scan(const char* name, ncclComm_t comm, const Local& local, InIt first, InIt last, OutIt d_first, Op op,
+OutIt scan(const char* name, const comm_link& comm, const Local& local, InIt first, InIt last, OutIt d_first, Op op,
            Init init) {
   using V = iter_value_t<InIt>;
   using Acc = scan_accumulator_t<InIt, Init>;
@@ -324,7 +356,7 @@ OutIt scan(const char* name, ncclComm_t comm, const Local& local, InIt first, In
 /// Reductions of a ready-made input iterator (transform / zip adaptors included). `checks` runs the
 /// single-GPU checks and returns n. Returns the result when `wait`, else writes it through out.
 template <class V, class T, class Local, class It, class Checks, class Op, class OutIt>
-T reduce(const char* name, collective kind, ncclComm_t comm, const Local& local, It first, Checks&& checks, T init,
+T reduce(const char* name, collective kind, const comm_link& comm, const Local& local, It first, Checks&& checks, T init,
          Op op, OutIt out, bool wait) {
   using Acc = accumulator_t<Op, T, V>;
   static_assert(std::is_trivially_copyable<Acc>::value && std::is_default_constructible<Acc>::value,

@@ -58,11 +58,12 @@ class event_set {
 };
 
 template <class Local, class T>
-T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows, std::int64_t cols,
+T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_t rows, std::int64_t cols,
              std::int64_t row_begin, std::int64_t row_end, T* out, std::int64_t out_begin, std::int64_t out_end) {
   static_assert(std::is_trivially_copyable<T>::value, "algo::nccl transpose needs a trivially copyable element type");
   const char* name = "transpose";
-  const comm_info c = query_comm(name, comm, local.stream);
+  const comm_info c = query_comm(name, link, local.stream);
+  const ncclComm_t comm = c.comm;
   std::int64_t lr = 0, lc = 0;
   local_verdict v = run_local_checks(name, c, [&] {
     checked_matrix_size(name, rows, cols);
@@ -137,7 +138,7 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
     check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
     unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, blocks_bytes, cudaHostAllocPortable));
     check_cuda(cudaMemcpyAsync(host, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
-    wait_for_stream(name, comm, s);
+    wait_for_stream(name, comm, s, c.timeout);
     check_records(name, host, P);
     for (int q = 0; q < P; ++q) {
       rank_record r;
@@ -182,18 +183,39 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
     }
   } join{s, cs.exchange, cs.unpack, e[2 * K + 1], e[2 * K + 2]};
 
-  check_cuda(cudaEventRecord(e[0], s), name, "cudaEventRecord");
-  check_cuda(cudaStreamWaitEvent(cs.exchange, e[0], 0), name, "cudaStreamWaitEvent");
-  check_cuda(cudaStreamWaitEvent(cs.unpack, e[0], 0), name, "cudaStreamWaitEvent");
-  run(local.on(cs.unpack), in, out, plan.stay());
+  // From here on a local step that fails (a launch, an event, a copy) does not stop this rank: it
+  // still posts every send and receive the others expect (so none of them waits for it), skips its
+  // remaining local steps, and tells the others in a closing status exchange; every rank's
+  // algo::synchronize then raises the same error (the output is undefined on every rank), and this
+  // rank raises it at once. Only a failing NCCL call leaves at once (the others' waits end by their
+  // timeout).
+  std::optional<local_verdict> failed;
+  auto attempt = [&](auto&& step) {
+    if (failed) return;
+    try {
+      step();
+    } catch (const nccl_error&) {
+      throw;
+    } catch (...) {
+      failed = verdict_from_current_exception(name);
+    }
+  };
+  attempt([&] {
+    check_cuda(cudaEventRecord(e[0], s), name, "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(cs.exchange, e[0], 0), name, "cudaStreamWaitEvent");
+    check_cuda(cudaStreamWaitEvent(cs.unpack, e[0], 0), name, "cudaStreamWaitEvent");
+    run(local.on(cs.unpack), in, out, plan.stay());
+  });
 
   for (int k = 0; k < K; ++k) {
     // pack chunk k of every other rank's block
-    for (int q = 0; q < P; ++q)
-      if (q != me) run(local, in, send, plan.pack(q, k));
-    check_cuda(cudaEventRecord(e[1 + k], s), name, "cudaEventRecord");
+    attempt([&] {
+      for (int q = 0; q < P; ++q)
+        if (q != me) run(local, in, send, plan.pack(q, k));
+      check_cuda(cudaEventRecord(e[1 + k], s), name, "cudaEventRecord");
+      check_cuda(cudaStreamWaitEvent(cs.exchange, e[1 + k], 0), name, "cudaStreamWaitEvent");
+    });
     // exchange chunk k
-    check_cuda(cudaStreamWaitEvent(cs.exchange, e[1 + k], 0), name, "cudaStreamWaitEvent");
     check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
     join.group_open = true;
     for (int q = 0; q < P; ++q) {
@@ -210,19 +232,49 @@ T* transpose(ncclComm_t comm, const Local& local, const T* in, std::int64_t rows
     }
     join.group_open = false;
     check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
-    check_cuda(cudaEventRecord(e[1 + K + k], cs.exchange), name, "cudaEventRecord");
     // unpack chunk k into its columns of out
-    check_cuda(cudaStreamWaitEvent(cs.unpack, e[1 + K + k], 0), name, "cudaStreamWaitEvent");
-    for (int q = 0; q < P; ++q) {
-      if (q == me) continue;
-      const copy_step u = plan.unpack(q, k);
-      if (u.empty()) continue;
-      check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem, recv + u.src_offset,
-                                   static_cast<std::size_t>(u.src_pitch) * elem, static_cast<std::size_t>(u.width) * elem,
-                                   static_cast<std::size_t>(u.height), cudaMemcpyDeviceToDevice, cs.unpack),
-                 name, "cudaMemcpy2DAsync");
-    }
+    attempt([&] {
+      check_cuda(cudaEventRecord(e[1 + K + k], cs.exchange), name, "cudaEventRecord");
+      check_cuda(cudaStreamWaitEvent(cs.unpack, e[1 + K + k], 0), name, "cudaStreamWaitEvent");
+      for (int q = 0; q < P; ++q) {
+        if (q == me) continue;
+        const copy_step u = plan.unpack(q, k);
+        if (u.empty()) continue;
+        check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem,
+                                     recv + u.src_offset, static_cast<std::size_t>(u.src_pitch) * elem,
+                                     static_cast<std::size_t>(u.width) * elem, static_cast<std::size_t>(u.height),
+                                     cudaMemcpyDeviceToDevice, cs.unpack),
+                   name, "cudaMemcpy2DAsync");
+      }
+    });
   }
+
+  // the closing status exchange (on the NCCL stream, no host wait): every rank's record again, or
+  // this rank's problem; a device check leaves a failure for algo::synchronize
+  unsigned char* const status = c.res->status_blocks;
+  unsigned char* const my_status = status + static_cast<std::size_t>(me) * block_bytes;
+  (void)cudaGetLastError();
+  record_and_text failed_record;
+  if (failed) failed_record = failing_record(rec, *failed);
+  if (failed) write_record_text_kernel<><<<1, 1, 0, cs.exchange>>>(my_status, failed_record);
+  else write_record_kernel<><<<1, 1, 0, cs.exchange>>>(my_status, rec);
+  if (const cudaError_t launched = cudaGetLastError(); launched != cudaSuccess)
+    throw cuda_error(name,
+                     "rank " + std::to_string(me) + " of " + std::to_string(P) +
+                         ": the closing status exchange (write_record_kernel; the other ranks' next waits end by "
+                         "their timeout)",
+                     launched);
+  check_nccl(ncclAllGather(my_status, status, block_bytes, ncclUint8, comm, cs.exchange), name, "ncclAllGather",
+             comm);
+  status_check_kernel<><<<1, 32, 0, cs.exchange>>>(status, P, c.res->deferred,
+                                                    static_cast<std::uint32_t>(collective::transpose));
+  cuda::check_launch(name, "status_check_kernel");
+  if (failed) {
+    // this rank raises the message the others get from algo::synchronize (when it is the first to fail)
+    throw error("algo::transpose: rank " + std::to_string(me) + " of " + std::to_string(P) + ": " +
+                std::string(failed_record.text));
+  }
+
   // the caller's stream continues once everything is in place (and the buffers are free to go back)
   check_cuda(cudaEventRecord(e[2 * K + 1], cs.exchange), name, "cudaEventRecord");
   check_cuda(cudaEventRecord(e[2 * K + 2], cs.unpack), name, "cudaEventRecord");
