@@ -10,7 +10,8 @@
 #   scripts/gpu_check.sh bench     the full bench (bench/bench)
 #   scripts/gpu_check.sh large     the tests over more than 2^31 elements (label large)
 #   scripts/gpu_check.sh multi     the multi-GPU work alone (<algo/nccl.hpp>): builds only its
-#                                  targets, runs ctest -L multi_gpu, then bench/multi_gpu (GPUS=2)
+#                                  targets, runs ctest -L multi_gpu (MULTI_TESTS: a -R regex), then
+#                                  bench/multi_gpu (GPUS=2; MULTI_BENCH=0 leaves it out)
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
 #   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
 #                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
@@ -69,15 +70,21 @@ multi)
   grep "algo: NCCL" "$OUT/configure.log"
   s=$(date +%s)
   timeout "${BUILD_LIMIT:-400}" ninja -C "$ALGO_BUILD_DIR" test_nccl_reduce test_nccl_scan test_nccl_transpose \
-    test_nccl_errors test_nccl_records example_multi_gpu multi_gpu demo >"$OUT/build.log" 2>&1
+    test_nccl_errors test_nccl_faults test_nccl_records example_multi_gpu multi_gpu demo \
+    $(ninja -C "$ALGO_BUILD_DIR" -t targets all 2>/dev/null | grep -o '^example_mpi_multi_gpu' | head -1) >"$OUT/build.log" 2>&1
   echo "build: rc $? in $(( $(date +%s) - s )) s"; grep -E "^FAILED|error" "$OUT/build.log" | head
-  timeout "${TEST_LIMIT:-300}" ctest --test-dir "$ALGO_BUILD_DIR" -L multi_gpu -R "nccl|multi_gpu" --output-on-failure \
+  s=$(date +%s)
+  timeout "${TEST_LIMIT:-300}" ctest --test-dir "$ALGO_BUILD_DIR" -L multi_gpu ${MULTI_TESTS:+-R "$MULTI_TESTS"} --output-on-failure \
     >"$OUT/multi_gpu_tests.log" 2>&1
-  echo "ctest -L multi_gpu rc $?"; grep -E "tests passed|Skipped|\*\*\*Failed|Timeout|SKIP:" "$OUT/multi_gpu_tests.log" | sort | uniq -c
+  echo "ctest -L multi_gpu rc $? in $(( $(date +%s) - s )) s"
+  grep -E "Test +#" "$OUT/multi_gpu_tests.log" | grep -v " Passed " | head -40
+  sed -n '/tests passed/,$p' "$OUT/multi_gpu_tests.log" | head -60
   "$ALGO_BUILD_DIR/test/test_nccl_records" >>"$OUT/multi_gpu_tests.log" 2>&1; echo "test_nccl_records rc $?"
-  timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --gpus "${GPUS:-2}" --csv "$OUT/multi_gpu.csv" \
-    >"$OUT/multi_gpu_bench.log" 2>&1
-  echo "bench/multi_gpu rc $?"; tail -25 "$OUT/multi_gpu_bench.log"
+  if [ "${MULTI_BENCH:-1}" = 1 ]; then
+    timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --gpus "${GPUS:-2}" --csv "$OUT/multi_gpu.csv" \
+      >"$OUT/multi_gpu_bench.log" 2>&1
+    echo "bench/multi_gpu rc $?"; tail -25 "$OUT/multi_gpu_bench.log"
+  fi
   ;;
 bench)
   timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1

@@ -31,7 +31,7 @@
 namespace {
 
 using namespace std::chrono_literals;
-constexpr auto fault_timeout = 8s;
+constexpr auto fault_timeout = 5s;
 
 /// A resource that fails (throws, as a cudaMalloc that failed makes the caching resource throw) from
 /// its `fail_from`-th allocation on (1-based), or ends the process there (`exit_instead`).
@@ -149,9 +149,9 @@ void expect_survivors_give_up(const mg::rank_context& ctx, mg::checker& ck, cuda
     ck.expect(nccl || other, what + ": the failing rank raised nothing");
   } else {
     ck.expect(nccl, what + ": a surviving rank did not raise algo::nccl_error (" + message + ")");
-    const bool timed_out = code == ncclRemoteError && message.find("no answer from the other ranks within 8 s") != std::string::npos;
+    const bool timed_out = code == ncclRemoteError && message.find("no answer from the other ranks within 5 s") != std::string::npos;
     ck.expect(timed_out || code != ncclSuccess, what + ": unexpected error code");
-    ck.expect(waited < 8.0 + 20.0, what + ": the error came after " + std::to_string(waited) + " s");
+    ck.expect(waited < 5.0 + 20.0, what + ": the error came after " + std::to_string(waited) + " s");
   }
   const ncclResult_t aborted = ncclCommAbort(ctx.comm);
   *ctx.aborted = true;
