@@ -227,12 +227,18 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
     expect_working(ctx, ck, stream, "allocation failures");
   } else if (c == "scan_late") {
     // the exchange's buffer comes first (allocation 1); the local scan's come after the exchange
+    // (2^20 elements a rank: a size at which the local scan allocates its tile partials)
     faulty_resource late(2, false);
     const auto q = me_bad ? p.with(late).with(algo::scan_strategy::reduce_then_scan)
                           : p.with(algo::scan_strategy::reduce_then_scan);
+    constexpr std::size_t m = std::size_t(1) << 20;
+    std::vector<int> hl(m);
+    for (std::size_t i = 0; i < m; ++i) hl[i] = mg::int_at(static_cast<std::int64_t>(i) + 7 * m * ctx.rank);
+    mg::dbuf<int> in_late(hl);
+    mg::dbuf<int> out_late(std::vector<int>(m, -7));
     std::string message;
     try {
-      algo::inclusive_scan(q, data.p, data.p + 5000, out.p);
+      algo::inclusive_scan(q, in_late.p, in_late.p + m, out_late.p);
       mg::die_cuda(cudaStreamSynchronize(stream), "sync");
     } catch (const algo::error& e) {
       message = e.what();
@@ -245,12 +251,12 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
       // its part of the global scan: the prefix of the lower ranks, then its own elements
       long long prefix = 0;
       for (int r = 0; r < ctx.rank; ++r)
-        for (std::size_t i = 0; i < 5000; ++i) prefix += mg::int_at(static_cast<std::int64_t>(i) + 1000 * r);
-      const auto got = out.host();
+        for (std::size_t i = 0; i < m; ++i) prefix += mg::int_at(static_cast<std::int64_t>(i) + 7 * m * r);
+      const auto got = out_late.host();
       bool right = true;
       long long run = prefix;
-      for (std::size_t i = 0; i < 5000; ++i) {
-        run += h[i];
+      for (std::size_t i = 0; i < m; ++i) {
+        run += hl[i];
         right = right && got[i] == static_cast<int>(run);
       }
       ck.expect(right, "scan_late: this rank's part of the scan is wrong");
