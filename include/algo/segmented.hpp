@@ -356,6 +356,16 @@ namespace algo {
 namespace detail {
 
 // ---- entry points ----------------------------------------------------------------------------------
+/// exclusive_scan_by_key accumulates in init's type T (Thrust's rule for it): each value becomes a
+/// T, and op combines two Ts (the lifted scan also combines partial results with it).
+template <class Op, class T, class ValIt>
+constexpr void check_fold_in_init() {
+  static_assert(std::is_constructible<T, iter_value_t<ValIt>>::value,
+                "algo::exclusive_scan_by_key accumulates in init's type T (as Thrust): each value must convert to T");
+  static_assert(std::is_invocable<Op&, const T&, const T&>::value,
+                "algo::exclusive_scan_by_key accumulates in init's type T (as Thrust): op(T, T) must be valid");
+}
+
 template <int Mode, class Acc, class Policy, class KeyIt, class ValIt, class OutIt, class Eq, class Op>
 OutIt scan_by_key_entry(const char* name, const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values,
                         OutIt out, Eq eq, Op op, const Acc& init) {
@@ -482,15 +492,16 @@ OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_l
 
 // ---- exclusive_scan_by_key --------------------------------------------------------------------------
 /// out[i] = init for the first element of a run, else init op values[s] op ... op values[i-1];
-/// accumulated in the type op(init, value) returns (Thrust's and CUB's rule).
+/// accumulated in init's type T, as Thrust on every backend (thrust::host's sequential loop, and
+/// thrust::device, which runs CUB with T as the accumulator): each value is converted to T first,
+/// every step is acc = T(op(acc, T(value))). (Not the unsegmented scans' rule, op(init, value)'s
+/// type: 8-bit values with an 8-bit init wrap at 256 even into a wider output.)
 template <class Policy, class KeyIt, class ValIt, class OutIt, class T, class Eq, class Op, detail::enable_policy<Policy> = 0>
 OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
                             T init, Eq key_equal, Op op) {
-  detail::check_fold<Op, T, ValIt>();
-  using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<ValIt>>;
-  return detail::scan_by_key_entry<detail::seg::lift_exclusive, Acc>("exclusive_scan_by_key", policy, keys_first,
-                                                                     keys_last, values_first, out, key_equal, op,
-                                                                     static_cast<Acc>(init));
+  detail::check_fold_in_init<Op, T, ValIt>();
+  return detail::scan_by_key_entry<detail::seg::lift_exclusive, T>("exclusive_scan_by_key", policy, keys_first,
+                                                                   keys_last, values_first, out, key_equal, op, init);
 }
 template <class Policy, class KeyIt, class ValIt, class OutIt, class T, class Eq, detail::enable_policy<Policy> = 0>
 OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,

@@ -5,7 +5,9 @@
 //     (algo::is_commutative) as algo's own do: algo::cub reduces with them through
 //     cub::DeviceReduce, and hands a plus to CUB as its primitive ::cuda::std::plus;
 //   - accumulator types where input, init and output types differ are Thrust's (thrust::device,
-//     i.e. CUB's): the type op(init, x) returns, with Thrust's default operators.
+//     i.e. CUB's): the type op(init, x) returns, with Thrust's default operators;
+//     exclusive_scan_by_key accumulates in init's type, as thrust::device (a port of Thrust's
+//     TestExclusiveScanByKeyInPlace with 8-bit values).
 // Kept small (nvcc is slow): each check is instantiated for the few types it tests.
 #include <algo/algo.hpp>
 
@@ -27,6 +29,7 @@
 #include "catch.hpp"
 #include "commutative_checks.hpp"
 #include "device_checks.cuh"
+#include "segmented_ref.hpp"
 
 using namespace algo_test;
 
@@ -247,6 +250,62 @@ void check_accumulators(const Policy& p) {
   }
 }
 
+// ==== exclusive_scan_by_key: init's type ============================================================
+/// a + b as int: wider than an 8-bit init (thrust::device keeps init's type all the same).
+struct plus_int {
+  ALGO_HD int operator()(int a, int b) const { return a + b; }
+};
+
+/// A port of Thrust's TestExclusiveScanByKeyInPlace: random T values, int keys, init T(11), in place
+/// on the values and on the keys (sums in T written into the int keys: they wrap at 8 bits), bit for
+/// bit against thrust::exclusive_scan_by_key(thrust::device) and the host loop. For unsigned char
+/// also an op returning int into an int output (algo::cub hands CUB that op through
+/// accumulate_with, not as its primitive plus).
+template <class T, class Policy>
+void check_exclusive_scan_by_key_in_place(const Policy& p) {
+  std::vector<std::int64_t> sizes{1, 4095, 4097, 8193, 100000, (std::int64_t(1) << 20) + 3};
+  if (small_run()) sizes = {1, 4097, 20000};
+  for (std::int64_t n : sizes) {
+    INFO("policy " << policy_name<Policy>() << ", values " << type_name_v<T> << ", n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const auto h_k = seg::thrust_test_keys(un, 461 + un);
+    const auto h_v = random_vector<T>(un, 462 + un);
+    const T init = 11;
+    const auto ref = seg::ref_exclusive_scan_by_key_in_init(h_k, h_v, init, algo::plus<>{});
+    device_buffer<std::int32_t> k(h_k);
+    {
+      INFO("in place on the values");
+      device_buffer<T> got(h_v), want(h_v);
+      algo::exclusive_scan_by_key(p, k.begin(), k.end(), got.begin(), got.begin(), init);
+      thrust::exclusive_scan_by_key(thrust::device, k.begin(), k.end(), want.begin(), want.begin(), init);
+      require_device_ok("exclusive_scan_by_key in place on the values");
+      CHECK(want.download() == ref);
+      CHECK(got.download() == want.download());
+    }
+    {
+      INFO("in place on the keys");
+      device_buffer<T> v(h_v);
+      device_buffer<std::int32_t> got(h_k), want(h_k);
+      algo::exclusive_scan_by_key(p, got.begin(), got.end(), v.begin(), got.begin(), init);
+      thrust::exclusive_scan_by_key(thrust::device, want.begin(), want.end(), v.begin(), want.begin(), init);
+      require_device_ok("exclusive_scan_by_key in place on the keys");
+      CHECK(want.download() == convert<std::int32_t>(ref));
+      CHECK(got.download() == want.download());
+    }
+    if constexpr (std::is_same<T, unsigned char>::value) {
+      INFO("init, key_equal and an op returning int, into int");
+      device_buffer<T> v(h_v);
+      device_buffer<std::int32_t> got(un), want(un);
+      algo::exclusive_scan_by_key(p, k.begin(), k.end(), v.begin(), got.begin(), init, algo::equal_to<>{}, plus_int{});
+      thrust::exclusive_scan_by_key(thrust::device, k.begin(), k.end(), v.begin(), want.begin(), init,
+                                    thrust::equal_to<>{}, plus_int{});
+      require_device_ok("exclusive_scan_by_key with an op returning int");
+      CHECK(want.download() == convert<std::int32_t>(seg::ref_exclusive_scan_by_key_in_init(h_k, h_v, init, plus_int{})));
+      CHECK(got.download() == want.download());
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("thrust compat: reductions with Thrust's and the standard function objects", "[cuda][cub][commutative]") {
@@ -288,3 +347,14 @@ TEST_CASE("thrust compat: non-const transform operators", "[cuda][cub][functor]"
 
 TEST_CASE("thrust compat: accumulator types, algo::cuda", "[cuda][accumulator]") { check_accumulators(algo::cuda); }
 TEST_CASE("thrust compat: accumulator types, algo::cub", "[cub][accumulator]") { check_accumulators(algo::cub); }
+
+TEST_CASE("thrust compat: exclusive_scan_by_key accumulates in init's type (Thrust's in-place test), algo::cuda",
+          "[cuda][accumulator][by_key]") {
+  check_exclusive_scan_by_key_in_place<signed char>(algo::cuda);
+  check_exclusive_scan_by_key_in_place<unsigned char>(algo::cuda);
+}
+TEST_CASE("thrust compat: exclusive_scan_by_key accumulates in init's type (Thrust's in-place test), algo::cub",
+          "[cub][accumulator][by_key]") {
+  check_exclusive_scan_by_key_in_place<signed char>(algo::cub);
+  check_exclusive_scan_by_key_in_place<unsigned char>(algo::cub);
+}

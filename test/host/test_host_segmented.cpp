@@ -556,7 +556,7 @@ TEST_CASE("runs are consecutive equal keys: an equal key after a different one s
 }
 
 // ==== mixed types and accumulators ===================================================================
-TEST_CASE("exclusive_scan_by_key accumulates in the type op(init, value) returns", "[segmented][by_key][types]") {
+TEST_CASE("exclusive_scan_by_key accumulates in init's type: a wider init widens it", "[segmented][by_key][types]") {
   for (std::int64_t n : {std::int64_t(1000), 2 * T + 7, big_n}) {
     INFO("n = " << n);
     const auto un = static_cast<std::size_t>(n);

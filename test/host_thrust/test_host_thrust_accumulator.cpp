@@ -8,7 +8,13 @@
 // accumulator, its exclusive_scan converts each element to init's type first, its transform_reduce
 // converts each transformed value to init's type) while thrust::device (CUB) follows it, algo is
 // checked against the rule (a loop), and the test says so.
+//
+// exclusive_scan_by_key is the exception algo follows: Thrust accumulates it in init's type on every
+// backend (each value converted to it first), so algo does too; checked bit for bit against
+// thrust::exclusive_scan_by_key(thrust::host) and a loop (a port of Thrust's
+// TestExclusiveScanByKeyInPlace, whose 8-bit values wrap even into its int keys).
 #include "../host/host_checks.hpp"
+#include "segmented_ref.hpp"
 
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
@@ -208,6 +214,101 @@ TEST_CASE("accumulators: the inner product multiplies in init's type, as thrust:
       CHECK(into == want);
       // uint32 products in int64 (not wrapping at 2^32)
       CHECK(algo::transform_reduce(p, ka.begin(), ka.end(), kb.begin(), std::int64_t(0)) == wi);
+    });
+  }
+}
+
+// ==== exclusive_scan_by_key: init's type, as Thrust =================================================
+namespace {
+
+/// a + b as int: an operator whose result is wider than the 8-bit init (Thrust still keeps init's type).
+struct plus_int {
+  int operator()(int a, int b) const { return a + b; }
+};
+
+const std::vector<std::int64_t> by_key_sizes{1, 2, 33, 1025, tile - 1, tile + 1, 4 * tile - 1, 4 * tile + 1, 9 * tile + 1};
+
+/// Thrust's TestExclusiveScanByKeyInPlace on random T values and int keys, plus the forms without
+/// init and with init, key_equal and an op returning int, each into an int output.
+template <class T>
+void check_exclusive_scan_by_key_in_place() {
+  using algo_test::seg::ref_exclusive_scan_by_key_in_init;
+  for (std::int64_t n : by_key_sizes) {
+    INFO("values " << algo_test::type_name_v<T> << ", n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const auto keys = algo_test::seg::thrust_test_keys(un, 441 + un);
+    const auto vals = random_vector<T>(un, 442 + un);
+    const T init = 11;
+    const auto ref = ref_exclusive_scan_by_key_in_init(keys, vals, init, algo::plus<>{});
+    const std::vector<int> ref_int(ref.begin(), ref.end());
+    // the test means something: accumulating in int (op's result type) would differ
+    if (n > 100) REQUIRE(ref_int != ref_exclusive_scan_by_key_in_init(keys, vals, int(init), algo::plus<>{}));
+    const auto ref0 = ref_exclusive_scan_by_key_in_init(keys, vals, T{}, algo::plus<>{});
+    const auto ref_op = ref_exclusive_scan_by_key_in_init(keys, vals, init, plus_int{});
+
+    for_each_policy_few([&](const auto& p) {
+      // in place on the values
+      std::vector<T> got = vals, want = vals;
+      algo::exclusive_scan_by_key(p, keys.begin(), keys.end(), got.begin(), got.begin(), init);
+      thrust::exclusive_scan_by_key(thrust::host, keys.begin(), keys.end(), want.begin(), want.begin(), init);
+      CHECK(want == ref);
+      CHECK(got == want);
+      // in place on the keys: T sums written into int keys (Thrust wraps them at 8 bits)
+      std::vector<int> gk = keys, wk = keys;
+      algo::exclusive_scan_by_key(p, gk.begin(), gk.end(), vals.begin(), gk.begin(), init);
+      thrust::exclusive_scan_by_key(thrust::host, wk.begin(), wk.end(), vals.begin(), wk.begin(), init);
+      CHECK(wk == ref_int);
+      CHECK(gk == wk);
+      // without init (T{}), into int
+      std::vector<int> gi(un, -1), wi(un, -2);
+      algo::exclusive_scan_by_key(p, keys.begin(), keys.end(), vals.begin(), gi.begin());
+      thrust::exclusive_scan_by_key(thrust::host, keys.begin(), keys.end(), vals.begin(), wi.begin());
+      CHECK(wi == std::vector<int>(ref0.begin(), ref0.end()));
+      CHECK(gi == wi);
+      // init, key_equal and an op returning int, into int: still in T
+      algo::exclusive_scan_by_key(p, keys.begin(), keys.end(), vals.begin(), gi.begin(), init, algo::equal_to<>{}, plus_int{});
+      thrust::exclusive_scan_by_key(thrust::host, keys.begin(), keys.end(), vals.begin(), wi.begin(), init,
+                                    thrust::equal_to<>{}, plus_int{});
+      CHECK(wi == std::vector<int>(ref_op.begin(), ref_op.end()));
+      CHECK(gi == wi);
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("exclusive_scan_by_key accumulates in init's type as thrust::host: Thrust's in-place test, signed char",
+          "[thrust][accumulator][by_key]") {
+  check_exclusive_scan_by_key_in_place<signed char>();
+}
+TEST_CASE("exclusive_scan_by_key accumulates in init's type as thrust::host: Thrust's in-place test, unsigned char",
+          "[thrust][accumulator][by_key]") {
+  check_exclusive_scan_by_key_in_place<unsigned char>();
+}
+
+TEST_CASE("exclusive_scan_by_key converts each value to init's type first, as thrust::host", "[thrust][accumulator][by_key]") {
+  for (std::int64_t n : {std::int64_t(1000), 4 * tile + 1}) {
+    INFO("n = " << n);
+    const auto un = static_cast<std::size_t>(n);
+    const auto keys = algo_test::seg::thrust_test_keys(un, 451 + un);
+    // k + 0.5 or -(k + 0.5): truncated to int one by one, the sums differ from the float ones'
+    const auto r = random_vector<std::int32_t>(un, 452 + un);
+    std::vector<float> vals(un);
+    for (std::size_t i = 0; i < un; ++i) vals[i] = static_cast<float>((r[i] & 7) + 0.5) * (r[i] < 0 ? -1.0f : 1.0f);
+    const auto ref = algo_test::seg::ref_exclusive_scan_by_key_in_init(keys, vals, 3, algo::plus<>{});
+    // the test means something: a float accumulator (op(int, float)'s type) would differ
+    REQUIRE(std::vector<float>(ref.begin(), ref.end()) !=
+            algo_test::seg::ref_exclusive_scan_by_key_in_init(keys, vals, 3.0f, algo::plus<>{}));
+    std::vector<float> want(un), got(un);
+    thrust::exclusive_scan_by_key(thrust::host, keys.begin(), keys.end(), vals.begin(), want.begin(), 3);
+    CHECK(want == std::vector<float>(ref.begin(), ref.end()));
+    for_each_policy_few([&](const auto& p) {
+      std::fill(got.begin(), got.end(), -1.0f);
+      algo::exclusive_scan_by_key(p, keys.begin(), keys.end(), vals.begin(), got.begin(), 3);
+      CHECK(got == want);
+      std::fill(got.begin(), got.end(), -1.0f);
+      algo::exclusive_scan_by_key(p, keys.begin(), keys.end(), vals.begin(), got.begin(), 3, algo::equal_to<>{}, algo::plus<>{});
+      CHECK(got == want);
     });
   }
 }

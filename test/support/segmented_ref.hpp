@@ -13,7 +13,9 @@
 //
 // References (left to right, the order every policy must reproduce; Acc is the accumulator):
 //   ref_inclusive_scan_by_key, ref_exclusive_scan_by_key, ref_reduce_by_key,
-//   ref_segmented_reduce, ref_segmented_inclusive_scan, ref_segmented_exclusive_scan.
+//   ref_segmented_reduce, ref_segmented_inclusive_scan, ref_segmented_exclusive_scan;
+//   ref_exclusive_scan_by_key_in_init (Thrust's exclusive_scan_by_key: init's type, values
+//   converted to it) over thrust_test_keys (the keys of Thrust's own scan-by-key tests).
 #pragma once
 
 #include <algorithm>
@@ -190,6 +192,32 @@ std::vector<Acc> ref_exclusive_scan_by_key(const std::vector<K>& keys, const std
     else out.push_back(static_cast<Acc>(op(out.back(), v[i - 1])));
   }
   return out;
+}
+
+/// exclusive_scan_by_key as Thrust computes it on every backend, in init's type T with each value
+/// converted to T first: out[i] = init at a run's first element, else T(op(out[i-1], T(v[i-1]))).
+template <class T, class K, class V, class Op>
+std::vector<T> ref_exclusive_scan_by_key_in_init(const std::vector<K>& keys, const std::vector<V>& v, T init, Op op) {
+  std::vector<T> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i == 0 || !(keys[i - 1] == keys[i])) out.push_back(init);
+    else out.push_back(static_cast<T>(op(out.back(), static_cast<T>(v[i - 1]))));
+  }
+  return out;
+}
+
+/// The keys of Thrust's scan-by-key tests (TestExclusiveScanByKeyInPlace): ints 0, 0, ..., 1, 1, ...,
+/// a new key after about one element in ten.
+inline std::vector<std::int32_t> thrust_test_keys(std::size_t n, std::uint64_t seed) {
+  rng_t g(seed);
+  std::vector<std::int32_t> k(n);
+  std::int32_t key = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    k[i] = key;
+    if (g() % 10 == 0) ++key;
+  }
+  return k;
 }
 
 /// One (first key, op-fold of the values) per run, accumulated in Acc.
