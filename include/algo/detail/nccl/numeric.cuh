@@ -64,17 +64,38 @@ Acc plus_identity() {
   else return Acc(0);
 }
 
-/// The rank's partial (n >= 1 elements) into `payload`, on the local policy's stream.
+/// The local reduce's output iterator: the one thread that writes the reduce's result writes the
+/// rank's record (carried by value) into its block first, then the partial beside it, so the record
+/// costs no launch of its own (or no output at all: `block` null).
+template <class W>
+struct record_then_partial {
+  unsigned char* block;
+  W* partial;
+  rank_record rec;
+  struct proxy {
+    const record_then_partial* self;
+    __device__ void operator=(const W& v) const {
+      if (self->block) memcpy(self->block, &self->rec, sizeof(rank_record));
+      *self->partial = v;
+    }
+  };
+  __device__ proxy operator*() const { return proxy{this}; }
+};
+
+/// The rank's partial (n >= 1 elements) into `payload`, on the local policy's stream, and, when
+/// `block` is not null, its record into `block` (by the same thread, after the fold).
 template <class Local, class It, class Acc, class Op>
-void local_partial(const Local& local, It first, std::int64_t n, unsigned char* payload, Op op) {
+void local_partial(const Local& local, It first, std::int64_t n, unsigned char* payload, Op op, unsigned char* block,
+                   const rank_record& rec) {
   if constexpr (plus_identity_v<Op, Acc>) {
-    reduce_into(local, first, n, reinterpret_cast<Acc*>(payload), plus_identity<Acc>(), op);
+    reduce_into(local, first, n, record_then_partial<Acc>{block, reinterpret_cast<Acc*>(payload), rec},
+                plus_identity<Acc>(), op);
   } else {
     using L = lifted<Acc>;
     L empty;
     std::memset(static_cast<void*>(&empty), 0, sizeof(L));
     reduce_into(local, transform_iterator<It, lift_value<Acc>>(first, lift_value<Acc>{}), n,
-                reinterpret_cast<L*>(payload), empty, lifted_op<Op, Acc>{op});
+                record_then_partial<L>{block, reinterpret_cast<L*>(payload), rec}, empty, lifted_op<Op, Acc>{op});
   }
 }
 
@@ -205,13 +226,17 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
       write_record_text_kernel<><<<1, 1, 0, s>>>(mine, failing_record(rec, v));
       cuda::check_launch(req.name, "write_record_text_kernel");
     } else {
-      write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
-      cuda::check_launch(req.name, "write_record_kernel");
+      // the record: written by the local reduce's last thread when there is one (no launch of its own)
+      const bool with_partial = n > 0 && req.compute_partial;
+      if (!with_partial) {
+        write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
+        cuda::check_launch(req.name, "write_record_kernel");
+      }
       if (!inline_payload) {
         write_record_kernel<><<<1, 1, 0, s>>>(my_payload + status_offset, rec);
         cuda::check_launch(req.name, "write_record_kernel");
       }
-      if (n > 0 && req.compute_partial) partial(my_payload);
+      if (with_partial) partial(my_payload, mine, rec);
     }
   };
   if (v.problem == local_problem::none) {
@@ -239,7 +264,9 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
       fail_after_exchange(req.name, c, rec, v, local.stream);
     }
   }
-  check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
+  // one rank: the in-place all-gather would copy nothing
+  if (c.nranks > 1)
+    check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
 
   if constexpr (!inline_payload) {
     // records first: every rank must know they agree (and the partial's size) before the second
@@ -266,7 +293,8 @@ fold_result<Result> exchange_and_fold(const fold_request& req, const comm_info& 
                              "): sending its problem to the other ranks (write_record_text_kernel)",
                          launched);
     }
-    check_nccl(ncclAllGather(my_payload, second, stride2, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
+    if (c.nranks > 1)
+      check_nccl(ncclAllGather(my_payload, second, stride2, ncclUint8, c.comm, s), req.name, "ncclAllGather", c.comm);
     check_cuda(cudaMemcpy2DAsync(hs.host + slot_bytes, block_bytes, second + status_offset, stride2, block_bytes, P,
                                  cudaMemcpyDeviceToHost, s),
                req.name, "cudaMemcpy2DAsync");
@@ -345,7 +373,9 @@ OutIt scan(const char* name, const comm_link& comm, const Local& local, InIt fir
   const fold_request req{name, Inclusive ? collective::inclusive_scan : collective::exclusive_scan, c.rank, true,
                          c.rank + 1 < c.nranks};
   const fold_result<Acc> prefix = exchange_and_fold<V, Acc, Acc>(
-      req, c, local, v, n, [&](unsigned char* payload) { local_partial<Local, InIt, Acc>(local, first, n, payload, op); },
+      req, c, local, v, n, [&](unsigned char* payload, unsigned char* block, const rank_record& r) {
+        local_partial<Local, InIt, Acc>(local, first, n, payload, op, block, r);
+      },
       seed, seed_value, op, no_output{}, false);
   if (n == 0) return d_first;
   local_scan(local, scan_kind<Inclusive>{}, first, n, d_first, op,
@@ -369,7 +399,9 @@ T reduce(const char* name, collective kind, const comm_link& comm, const Local& 
   const local_verdict v = run_local_checks(name, c, [&] { n = checks(); }, !wait && inline_payload);
   const fold_request req{name, kind, c.nranks, wait, true};
   const fold_result<T> r = exchange_and_fold<V, Acc, T>(
-      req, c, local, v, n, [&](unsigned char* payload) { local_partial<Local, It, Acc>(local, first, n, payload, op); },
+      req, c, local, v, n, [&](unsigned char* payload, unsigned char* block, const rank_record& r) {
+        local_partial<Local, It, Acc>(local, first, n, payload, op, block, r);
+      },
       cuda::some(static_cast<Acc>(init)), init, op, out, !wait);
   return r.value;
 }

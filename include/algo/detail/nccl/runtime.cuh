@@ -320,6 +320,10 @@ struct comm_info {
 /// first call on the communicator at the same collective, so the warm-up exchanges match.
 inline void connect(const char* name, const comm_info& c) {
   if (c.res->connected.load(std::memory_order_acquire)) return;
+  if (c.nranks == 1) {  // nothing to connect
+    c.res->connected.store(true, std::memory_order_release);
+    return;
+  }
   relaxed_capture_mode relaxed;
   device_guard g(c.comm_device);
   const cudaStream_t s = c.res->exchange;
@@ -608,7 +612,8 @@ inline record_and_text failing_record(rank_record rec, const local_verdict& v) {
                      "rank " + std::to_string(c.rank) + " of " + std::to_string(c.nranks) + " (" + v.text +
                          "): sending its problem to the other ranks (write_record_text_kernel)",
                      launched);
-  check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), name, "ncclAllGather", c.comm);
+  if (c.nranks > 1)
+    check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, c.comm, s), name, "ncclAllGather", c.comm);
   check_cuda(cudaMemcpyAsync(host, blocks, bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
   wait_for_stream(name, c.comm, s, c.timeout);
   const std::string message = failure_what(host, c.nranks);

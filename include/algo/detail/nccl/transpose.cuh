@@ -135,7 +135,7 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
   if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
   std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
   {
-    check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
+    if (P > 1) check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
     unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, blocks_bytes, cudaHostAllocPortable));
     check_cuda(cudaMemcpyAsync(host, blocks, blocks_bytes, cudaMemcpyDeviceToHost, s), name, "cudaMemcpyAsync");
     wait_for_stream(name, comm, s, c.timeout);
