@@ -12,6 +12,11 @@
 #   scripts/gpu_check.sh multi     the multi-GPU work alone (<algo/nccl.hpp>): builds only its
 #                                  targets, runs ctest -L multi_gpu (MULTI_TESTS: a -R regex), then
 #                                  bench/multi_gpu (GPUS=2; MULTI_BENCH=0 leaves it out)
+#   scripts/gpu_check.sh scaling   weak and strong scaling at 1, 2 and 4 GPUs beside the cost model
+#                                  (issue 26, item 6): the build dir and configure of `multi`, builds
+#                                  only bench/multi_gpu, runs it with --scaling (GPUS=4) into
+#                                  $OUT/scaling.csv, then bench/plot_scaling.py: scaling_weak.png,
+#                                  scaling_strong.png and scaling.md in $OUT
 #   scripts/gpu_check.sh sweep     the look-back tuning sweep (bench/scan_sweep.cu); NCU=1 adds ncu
 #   scripts/gpu_check.sh tsweep    the transpose tuning sweep (bench/transpose_sweep.cu); NCU=1 adds
 #                                  ncu of cuBLAS's kernel and the default on each shape (NCU_ONLY:
@@ -85,6 +90,22 @@ multi)
       >"$OUT/multi_gpu_bench.log" 2>&1
     echo "bench/multi_gpu rc $?"; tail -25 "$OUT/multi_gpu_bench.log"
   fi
+  ;;
+scaling)
+  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -1
+    echo "NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-unset}"; } | tee "$OUT/env.txt"
+  # the same configure as `multi` (one build dir for both), but only the bench is built
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=ON >"$OUT/configure.log" 2>&1 || tail -20 "$OUT/configure.log"
+  grep "algo: NCCL" "$OUT/configure.log"
+  s=$(date +%s)
+  timeout "${BUILD_LIMIT:-400}" ninja -C "$ALGO_BUILD_DIR" multi_gpu >"$OUT/build.log" 2>&1
+  echo "build: rc $? in $(( $(date +%s) - s )) s"; grep -E "^FAILED|error" "$OUT/build.log" | head
+  s=$(date +%s)
+  timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --scaling --gpus "${GPUS:-4}" --csv "$OUT/scaling.csv" \
+    --commit "$commit" ${BENCH_ARGS:-} >"$OUT/scaling.log" 2>&1
+  echo "bench/multi_gpu --scaling rc $? in $(( $(date +%s) - s )) s"
+  if grep -q '^mode ' "$OUT/scaling.log"; then sed -n '/^mode /,$p' "$OUT/scaling.log"; else tail -30 "$OUT/scaling.log"; fi
+  python3 bench/plot_scaling.py "$OUT/scaling.csv" "$OUT"; echo "plot_scaling rc $?"
   ;;
 bench)
   timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/bench" --csv "$OUT/bench.csv" --commit "$commit" ${BENCH_ARGS:-} >"$OUT/bench.log" 2>&1
