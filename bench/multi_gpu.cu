@@ -174,10 +174,13 @@ __global__ void last_kernel(const int* d, std::int64_t n, int* total) { *total =
 //   transpose, G = 1  2 D / B + L(1) + h           D: the rank's bytes; the block that stays is all of it
 //   transpose, G > 1  2 L(G) + h + max(exchange path, memory path)
 //                     f = (G - 1) / G of the rank's D bytes leave it, in K chunks (the code's
-//                     chunk_count: D / 64 MiB, within 1..8). HBM traffic per rank: stay = 2 D / G (the
-//                     block that stays, read + written, on the copy stream beside the rest), pack = 2 f D
-//                     (pitched transposes into the send buffer), unpack = 2 f D (pitched copies into
-//                     out), xfer = 2 f D (NCCL reads what it sends and writes what it receives). The code
+//                     chunk_count: D / 64 MiB, within 1..8). HBM traffic per rank, in bytes (the CSV's
+//                     terms give each as its time at B, in ms): stay = 2 D / G (the block that stays,
+//                     read + written, on the copy stream beside the rest; NOTES' 2-GPU table counted it
+//                     once), pack = 2 f D (pitched transposes into the send buffer), unpack = 2 f D
+//                     (pitched copies into out), xfer = 2 f D (NCCL reads what it sends and writes what
+//                     it receives). Transposes are taken at the copy bandwidth B: algo::cuda's 16384^2
+//                     transpose ran at ~0.85x memcpy on the H200, so expect those terms ~10-15 % low. The code
 //                     pipelines pack (caller's stream) -> exchange (NCCL's stream) -> unpack (copy
 //                     stream) chunk by chunk, so the time is the longer of two paths:
 //                       exchange path = pack / (K B) + A(G) + unpack / (K B)  (the first chunk's pack,
