@@ -160,7 +160,8 @@ __global__ void last_kernel(const int* d, std::int64_t n, int* total) { *total =
 //   h       the host's return: the wall time of algo::cuda's reduce of 2^10 int32 to the host on GPU 0
 //           minus its bandwidth term (4 KiB / B_read, nothing): launches, the copy back, the host's wait
 //   L(G)    exchange latency: the median wall time of an ncclAllGather of 256 bytes per rank over the
-//           G GPUs (the size of algo::nccl's record exchange), one per G
+//           G GPUs (the size of algo::nccl's record exchange), one per G; L(1) = 0 (a communicator of
+//           one skips the all-gathers since f9b3e3b)
 //   A(G)    the transpose's all-to-all alone: grouped ncclSend / ncclRecv of the off-diagonal blocks of
 //           the same matrix over the G GPUs (post_all_to_all: every byte the transpose exchanges, in
 //           one go), one per G and mode; 0 at G = 1
@@ -171,7 +172,7 @@ __global__ void last_kernel(const int* d, std::int64_t n, int* total) { *total =
 //   inclusive_scan    4 n / B_read + 8 n / B + L(G) + h
 //                     the local reduce, the all-gather and the host's wait for the verdict, then the
 //                     local scan seeded with the prefix (12 bytes per element in all)
-//   transpose, G = 1  2 D / B + L(1) + h           D: the rank's bytes; the block that stays is all of it
+//   transpose, G = 1  2 D / B + h                  D: the rank's bytes; the block that stays is all of it
 //   transpose, G > 1  2 L(G) + h + max(exchange path, memory path)
 //                     f = (G - 1) / G of the rank's D bytes leave it, in K chunks (the code's
 //                     chunk_count: D / 64 MiB, within 1..8). HBM traffic per rank, in bytes (the CSV's
@@ -229,7 +230,7 @@ prediction model_transpose(const model_constants& k, double L, double A, std::in
   const double D = static_cast<double>(R) * C * sizeof(float) / G;
   if (G == 1) {
     const double local = 2.0 * D / k.B;
-    return {local + L + k.h, strf("local=%.4f;L=%.4f;h=%.4f", local, L, k.h)};
+    return {local + k.h, strf("local=%.4f;h=%.4f", local, k.h)};
   }
   const int K = algo::detail::nccl::chunk_count(R, C, sizeof(float), G);
   const double f = static_cast<double>(G - 1) / G;
@@ -395,16 +396,19 @@ int run_scaling(int want, int count, int reps, bool quick, const std::string& cs
       bench::check(cudaSetDevice(r), "cudaSetDevice");
       bench::check(cudaStreamCreateWithFlags(&gpus[r].stream, cudaStreamNonBlocking), "cudaStreamCreate");
     }
-    // L(G): an all-gather of 256 bytes per rank
+    // L(G): an all-gather of 256 bytes per rank (none at G = 1: a communicator of one exchanges nothing)
     std::vector<unsigned char*> ag(G);
     for (int r = 0; r < G; ++r) ag[r] = device_alloc<unsigned char>(r, 256 * (G + 1));
-    const double L = wall_ms(
-        gpus, G, reps * 5,
-        [&](gpu& g, int r, int) {
-          check_nccl(ncclAllGather(ag[r], ag[r] + 256, 256, ncclUint8, g.comm, g.stream), "ncclAllGather");
-        },
-        3);
-    std::printf("G = %d: L(%d) = %.1f us (ncclAllGather of 256 B per rank)\n", G, G, L * 1e3);
+    const double L = G == 1 ? 0.0
+                            : wall_ms(
+                                  gpus, G, reps * 5,
+                                  [&](gpu& g, int r, int) {
+                                    check_nccl(ncclAllGather(ag[r], ag[r] + 256, 256, ncclUint8, g.comm, g.stream),
+                                               "ncclAllGather");
+                                  },
+                                  3);
+    std::printf("G = %d: L(%d) = %.1f us (ncclAllGather of 256 B per rank%s)\n", G, G, L * 1e3,
+                G == 1 ? ": none, a communicator of one skips its exchanges" : "");
     std::fflush(stdout);
 
     for (const std::string mode : {"weak", "strong"}) {
