@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Discrete-event model of single-pass scans' look-back waiting (design aid, not a GPU model; used
-to choose the deterministic look-back's design, bench/NOTES.md "Deterministic look-back").
+to choose the deterministic look-back's design, bench/notes/scan.md "Deterministic look-back").
   python3 bench/lookback_model.py --tiles 65536 --rtt 0.4 --jitter 0.3
 
 Resident slots run tiles in ticket order. A tile: ticket (1 RTT), load (DRAM, processor-shared

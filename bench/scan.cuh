@@ -162,7 +162,7 @@ void time_block_scans(const options& opt, report& rep, const Buffers& in, T* out
 }
 
 // ---- look-back tuning variants (arithmetic sums only) ------------------------------------------------
-/// Tunings compared with the default in "algo::cuda lookback <variant>" rows (see bench/NOTES.md,
+/// Tunings compared with the default in "algo::cuda lookback <variant>" rows (see bench/notes/scan.md,
 /// Scan): the polling of the first runs (no initial delay, 32..512 ns), adjacent status words,
 /// windows of 32 predecessors per poll, 256-thread tiles.
 struct lookback_no_delays : algo::detail::cuda::scan_tuning_base {

@@ -31,7 +31,7 @@
 namespace algo::detail::acc {
 
 // ---- tuning -------------------------------------------------------------------------------------
-/// Every tuning constant of algo::acc (bench/NOTES.md, section OpenACC, says what they cost).
+/// Every tuning constant of algo::acc (bench/notes/openacc.md says what they cost).
 struct tuning {
   /// vector_length of every compute construct: one warp per gang on NVIDIA GPUs, so the vector
   /// loops of a gang synchronize within a warp.

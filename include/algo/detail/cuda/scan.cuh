@@ -39,7 +39,7 @@
 namespace algo::detail {
 namespace cuda {
 /// The default strategy (policy.hpp, scan_strategy::automatic): bitwise reproducible where that is
-/// (nearly) free. H100, 2^26-2^28 (bench/NOTES.md, 2026-11-23): float 1.3-1.4 % slower with the
+/// (nearly) free. H100, 2^26-2^28 (bench/notes/scan.md, 2026-11-23): float 1.3-1.4 % slower with the
 /// deterministic look-back, double 5-6 %, int32 within +-2 % (and exact either way).
 template <class Phase, class Block, class Problem>
 void run_scan(const device_policy_base& policy, scan_strategy::automatic_t, Phase phase, Block block, const Problem& p) {

@@ -35,7 +35,7 @@ namespace algo::detail::host {
 
 // ---- tuning -------------------------------------------------------------------------------------
 /// Every tuning constant of the host backends (seq and par). Measured on a 2-core Sapphire Rapids
-/// VM: bench/NOTES.md, section Host, says which value was chosen over which and why.
+/// VM: bench/notes/host.md says which value was chosen over which and why.
 struct tuning {
   /// fold: contiguous parts folded in lockstep (memory streams, dependency chains) ...
   static constexpr int fold_parts = 4;
@@ -98,7 +98,7 @@ Acc fold(It& first, std::int64_t n, Acc acc, Op op) {
 /// Floating-point chains it may not reorder: when op is known to commute (algo::is_commutative)
 /// and the elements are plain loads from memory, each part is folded in lanes (lane k takes
 /// elements k, k + L, ...), which become SIMD code. (Over transform / zip iterators, e.g. a dot
-/// product, GCC 12 compiles the lanes worse than the four chains: measured, bench/NOTES.md.)
+/// product, GCC 12 compiles the lanes worse than the four chains: measured, bench/notes/host.md.)
 template <class Acc, class It, class Op>
 Acc fold_nonempty(It first, std::int64_t n, Op op) {
   static_assert(tuning::fold_parts == 4, "fold_nonempty folds four parts");

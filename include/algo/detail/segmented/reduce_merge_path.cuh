@@ -67,7 +67,7 @@ template <class Acc>
 struct config {
   static constexpr int threads = 256;
   // odd item counts: a warp's threads read their runs of the tile in shared memory without bank
-  // conflicts (256 x 13 measured best of 64-512 threads x 7-19 items on the H100, bench/NOTES.md)
+  // conflicts (256 x 13 measured best of 64-512 threads x 7-19 items on the H100, bench/notes/keys_segments.md)
   static constexpr int items = sizeof(Acc) <= 4 ? 13 : sizeof(Acc) <= 8 ? 7 : sizeof(Acc) <= 16 ? 5 : 3;
   static constexpr int tile = threads * items;  // merge items (elements + segment ends) per block
 };

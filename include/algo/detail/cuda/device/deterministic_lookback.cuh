@@ -41,10 +41,10 @@
 // block of 2^(k-1) before its last tile has been published, which itself waited on the one before:
 // on a GPU where ~50-100 tiles start per L2 round trip, the blocks of 2^2 .. 2^8 tiles a tile needs
 // arrive about one poll per level late, i.e. several polls after its own aggregate, while the
-// default look-back needs about one poll after its initial delay (and bench/NOTES.md shows the
+// default look-back needs about one poll after its initial delay (and bench/notes/scan.md shows the
 // waiting, not the traffic, is what a look-back scan loses to a copy). A discrete-event model of
 // the three (bench/lookback_model.py: tiles sharing DRAM bandwidth, L2 round trips, scan_config's
-// delays; bench/NOTES.md, "Deterministic look-back") put the Fenwick tree 13-70 % behind the
+// delays; bench/notes/scan.md, "Deterministic look-back") put the Fenwick tree 13-70 % behind the
 // default look-back at 2^28 elements, and the fixed-anchor look-back within ~1 % of it: it reads the same
 // 32 status words per poll plus the anchors (one word per walked window), and its walk-back makes
 // it as tolerant of a late tile as the default (no serial chain has to be waited out: a tile that

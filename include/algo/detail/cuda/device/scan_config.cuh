@@ -25,10 +25,10 @@ struct scan_tuning_base {
   /// 128 (4 warps: __syncthreads stays cheap and tiles keep turning over) for everything else.
   /// 256 for int32 / float: H100 bench, 2026-11-22 and -23 (and H200, 2026-11-21), the "256
   /// threads" variant against 128: 2^26-2^28 1.10-1.13x CUB instead of 1.01-1.06x, 2^20 1.40-1.43x
-  /// instead of 1.25-1.31x, 2^22 2-3 % slower (bench/NOTES.md, 2026-11-23); double stays at 128
+  /// instead of 1.25-1.31x, 2^22 2-3 % slower (bench/notes/scan.md, 2026-11-23); double stays at 128
   /// (mixed: better at 2^20, worse at 2^22, level at 2^28).
   static constexpr int threads = 0;
-  /// Look-back polling (H200 sweeps of 2026-11-21 in bench/NOTES.md, Scan): the waiting, not the
+  /// Look-back polling (H200 sweeps of 2026-11-21 in bench/notes/scan.md): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
   /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
   /// publishes they wait for queue behind them. So, as CUB's sm_90 tunings do:

@@ -29,7 +29,7 @@ struct transpose_schedule {
   static constexpr int one_tile = 2;
 };
 
-/// Every tuning constant of the transpose kernels (bench/NOTES.md, section Transpose, says why).
+/// Every tuning constant of the transpose kernels (bench/notes/transpose.md says why).
 struct transpose_tuning {
   // naive family (naive_row, naive_col, unrolled, diagonal) and the copy_row / copy_col bounds
   static constexpr int naive_block_x = 32, naive_block_y = 8;
@@ -57,7 +57,7 @@ struct transpose_tuning {
   // flight per CTA while one drains); 0 = the register pipeline (load, stage, drain) as for 1- and
   // 2-byte elements. stages * fast_tile_bytes must stay within 48 KB (static shared memory).
   // 1 = one tile per CTA by cp.async (fast_single_async_kernel). 0 by default: every cp.async form
-  // was slower than the register forms on the H100 and H200 (bench/NOTES.md); the rings and the
+  // was slower than the register forms on the H100 and H200 (bench/notes/transpose.md); the rings and the
   // single form are tested (test_cuda_transpose_f32, clean under compute-sanitizer) and the bench
   // keeps variant rows.
   static constexpr int fast_async_stages = 0;

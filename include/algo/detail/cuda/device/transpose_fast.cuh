@@ -46,7 +46,7 @@
 //              drain(tile i)                  slot i % S -> global
 //
 // S = 1 with one tile per CTA is fast_single_async_kernel (cp.async, no registers hold the tile).
-// None of the cp.async forms beat the register forms on the GPUs measured (bench/NOTES.md).
+// None of the cp.async forms beat the register forms on the GPUs measured (bench/notes/transpose.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
