@@ -2,13 +2,17 @@
 #   algo_install_deps     apt-get what is missing (CMake, Ninja, Catch2, range-v3, GCC's nvptx offload
 #                         compiler for OpenACC), only as root and only when a registry answers
 #   algo_find_nvcc        put the CUDA toolkit's nvcc on PATH when it is installed but not there
+#   algo_fetch_cccl_next  a newer CCCL's headers (pip download of nvidia-cuda-cccl into build/deps/),
+#                         for the warnings test and the examples compiled against it as well
 #   algo_configure        pick the preset (cuda when nvcc is found, else host) and configure
 # Settings (environment):
 #   ALGO_BUILD_DIR            build directory (default: build/<preset>)
 #   ALGO_PRESET               force a preset: host or cuda
 #   ALGO_CUDA_ARCHITECTURES   CMAKE_CUDA_ARCHITECTURES (default: $CUDAARCHS, else 90)
 #   ALGO_JOBS                 parallel build jobs (default: all cores)
-#   ALGO_NO_INSTALL=1         never call apt-get
+#   ALGO_NO_INSTALL=1         never call apt-get, nor pip (algo_fetch_cccl_next)
+#   ALGO_CCCL_NEXT_VERSION    nvidia-cuda-cccl version algo_fetch_cccl_next gets (default 13.3.5.0.6:
+#                             CCCL 3.5.0); "none": do not compile against a newer CCCL
 
 ALGO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -80,6 +84,76 @@ algo_install_deps() {
     timeout 600 apt-get "${apt_opts[@]}" install -y --no-install-recommends "$p" >/dev/null ||
       algo_log "could not install $p; carrying on without it"
   done
+}
+
+# ---- a newer CCCL -----------------------------------------------------------------------------------
+# Sets ALGO_CCCL_NEXT_INCLUDE to the include directory (thrust/, cub/, cuda/, nv/) of the CCCL in PyPI's
+# nvidia-cuda-cccl $ALGO_CCCL_NEXT_VERSION, unpacked under build/deps/ (kept there: later runs need no
+# registry), or to "" with the reason printed: no registry answers, ALGO_NO_INSTALL=1, no pip. An
+# ALGO_CCCL_NEXT_INCLUDE already set (environment) is kept and nothing is fetched.
+# CMake's ALGO_CCCL_NEXT_INCLUDE then adds the *_cccl_next targets (CMakeLists.txt).
+# PyPI (or the index pip is configured with) reached within 5 s; a proxy or another index is trusted
+# as is (pip's own timeouts then bound the wait).
+algo_pypi_answers() {
+  if [ -n "${http_proxy:-}${https_proxy:-}${HTTPS_PROXY:-}${PIP_INDEX_URL:-}" ] ||
+    python3 -m pip config list 2>/dev/null | grep -qiE 'index-url|proxy'; then
+    return 0
+  fi
+  timeout 5 bash -c 'exec 3<>/dev/tcp/pypi.org/443' 2>/dev/null
+}
+
+algo_fetch_cccl_next() {
+  if [ -n "${ALGO_CCCL_NEXT_INCLUDE:-}" ]; then  # given: used as is
+    algo_log "newer CCCL: ALGO_CCCL_NEXT_INCLUDE=$ALGO_CCCL_NEXT_INCLUDE (given)"
+    return 0
+  fi
+  ALGO_CCCL_NEXT_INCLUDE=""
+  local ver=${ALGO_CCCL_NEXT_VERSION:-13.3.5.0.6}
+  [ "$ver" = none ] && { algo_log "newer CCCL: ALGO_CCCL_NEXT_VERSION=none; not compiling against it"; return 0; }
+  local cache="$ALGO_ROOT/build/deps/nvidia-cuda-cccl-$ver"
+  local inc
+  inc=$(ls -d "$cache"/nvidia/cu*/include/cccl 2>/dev/null | head -1 || true)
+  if [ -n "$inc" ] && [ -e "$inc/thrust/version.h" ]; then
+    ALGO_CCCL_NEXT_INCLUDE=$inc
+    algo_log "newer CCCL: nvidia-cuda-cccl $ver from $cache"
+    return 0
+  fi
+  local why=""
+  if [ "${ALGO_NO_INSTALL:-0}" = 1 ]; then
+    why="ALGO_NO_INSTALL=1"
+  elif ! command -v python3 >/dev/null || ! python3 -m pip --version >/dev/null 2>&1; then
+    why="no python3 -m pip"
+  elif ! algo_pypi_answers; then
+    why="PyPI does not answer"
+  fi
+  if [ -n "$why" ]; then
+    algo_log "newer CCCL: not fetching nvidia-cuda-cccl $ver ($why); compiling against the toolkit's CCCL only"
+    return 0
+  fi
+  algo_log "newer CCCL: pip download nvidia-cuda-cccl==$ver"
+  local tmp="$cache.tmp"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  if ! timeout 300 python3 -m pip download --no-deps --only-binary=:all: --disable-pip-version-check \
+      --timeout 20 --retries 1 -d "$tmp" "nvidia-cuda-cccl==$ver" >"$tmp.log" 2>&1; then
+    algo_log "newer CCCL: the download failed (no registry answers?): $(tail -1 "$tmp.log"); compiling against the toolkit's CCCL only"
+    rm -rf "$tmp" "$tmp.log"
+    return 0
+  fi
+  local whl
+  whl=$(ls "$tmp"/*.whl 2>/dev/null | head -1 || true)
+  if [ -z "$whl" ] || ! python3 -m zipfile -e "$whl" "$tmp/unpacked" >/dev/null 2>&1; then
+    algo_log "newer CCCL: could not unpack ${whl:-the wheel}; compiling against the toolkit's CCCL only"
+    rm -rf "$tmp" "$tmp.log"
+    return 0
+  fi
+  rm -rf "$cache" && mv "$tmp/unpacked" "$cache" && rm -rf "$tmp" "$tmp.log"
+  inc=$(ls -d "$cache"/nvidia/cu*/include/cccl 2>/dev/null | head -1 || true)
+  if [ -z "$inc" ] || [ ! -e "$inc/thrust/version.h" ]; then
+    algo_log "newer CCCL: no include/cccl/thrust in nvidia-cuda-cccl $ver; compiling against the toolkit's CCCL only"
+    return 0
+  fi
+  ALGO_CCCL_NEXT_INCLUDE=$inc
+  algo_log "newer CCCL: nvidia-cuda-cccl $ver in $cache"
 }
 
 # ---- CUDA ------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 # with the `cuda` preset when nvcc is found (else `host`), builds the tests and examples (and the bench
 # where a GPU is present) with all cores and runs CTest. Extra arguments go to ctest, e.g.
 #   scripts/test.sh -L device   or   scripts/test.sh -R scan
-# Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS (see scripts/common.sh),
+# Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS, ALGO_NO_INSTALL,
+# ALGO_CCCL_NEXT_VERSION (see scripts/common.sh),
 # ALGO_TEST_BENCH=ON|OFF (build the bench too; default: ON where nvidia-smi lists a GPU).
 # Exit status: non-zero when configuring, building or any test fails.
 set -euo pipefail
@@ -20,7 +21,13 @@ if [ -n "${ALGO_TEST_BENCH:-}" ]; then
 elif command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
   bench=ON
 fi
-algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=$bench
+# A newer CCCL than the toolkit's (CCCL 3.5, PyPI's nvidia-cuda-cccl): the warnings test and the
+# examples are compiled against it too (the *_cccl_next targets), where nvcc is and it can be had.
+if [ "${ALGO_PRESET:-}" != host ] && algo_find_nvcc; then
+  algo_fetch_cccl_next
+fi
+algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=$bench \
+  "-DALGO_CCCL_NEXT_INCLUDE=${ALGO_CCCL_NEXT_INCLUDE:-}"
 
 algo_log "building with $ALGO_JOBS jobs"
 cmake --build "$ALGO_BUILD_DIR" --parallel "$ALGO_JOBS"

@@ -4,8 +4,9 @@
 //
 // An iterator is described as a set of streams: contiguous arrays it touches at its own position
 // only, element i at `address + i * size`. What the library knows:
-//   no streams       counting and constant iterators (algo has none of its own; thrust's), and
-//                    thrust::discard_iterator as an output: they touch no memory of the caller's;
+//   no streams       counting and constant iterators (algo has none of its own; thrust's, and
+//                    cuda::constant_iterator from CCCL 3.1 on), and thrust::discard_iterator
+//                    (cuda::discard_iterator) as an output: they touch no memory of the caller's;
 //   one stream       raw pointers and std::vector iterators (not vector<bool>); with Thrust,
 //                    host_vector / device_vector iterators, and thrust::device_ptr under nvcc;
 //   their streams    transform iterators (algo's and thrust's, input and output) and zip iterators
@@ -30,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cccl.hpp"
 #include "config.hpp"
 #include "iterator.hpp"
 
@@ -43,6 +45,9 @@
 #  include <thrust/iterator/transform_output_iterator.h>
 #  include <thrust/iterator/zip_iterator.h>
 #  include <thrust/tuple.h>
+#  if ALGO_CCCL_HAS_CUDA_ITERATORS
+#    include <cuda/iterator>
+#  endif
 #  if ALGO_HAS_CUDA
 #    include <thrust/device_ptr.h>
 #  endif
@@ -151,10 +156,21 @@ struct access_traits<zip_transform_iterator<It1, It2, F>> {
 #if ALGO_ALIAS_THRUST
 template <class I, class S, class T, class D>
 struct access_traits<thrust::counting_iterator<I, S, T, D>> : alias_detail::no_streams {};
+// thrust::constant_iterator is deprecated in CCCL 3.5 (for cuda::constant_iterator): still
+// recognized, for callers that pass it, without the deprecation warning in every user's build.
+ALGO_SUPPRESS_DEPRECATED_PUSH
 template <class V, class I, class S>
 struct access_traits<thrust::constant_iterator<V, I, S>> : alias_detail::no_streams {};
+ALGO_SUPPRESS_DEPRECATED_POP
 template <class S>
 struct access_traits<thrust::discard_iterator<S>> : alias_detail::no_streams {};
+#  if ALGO_CCCL_HAS_CUDA_ITERATORS
+// their replacements (CCCL 3.1 on)
+template <class T, class I>
+struct access_traits<::cuda::constant_iterator<T, I>> : alias_detail::no_streams {};
+template <>
+struct access_traits<::cuda::discard_iterator> : alias_detail::no_streams {};
+#  endif
 
 template <class P>
 struct access_traits<thrust::detail::normal_iterator<P>> : access_traits<P> {
