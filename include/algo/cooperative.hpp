@@ -80,8 +80,10 @@ class warp_scan {
   using detail_t = detail::cuda::warp_scan<T, Phase>;
 
  public:
+  /// The shared memory a call works in (smem_t: one per logical warp; shfl_t uses none).
   using temp_storage = typename detail_t::temp_storage;
 
+  /// Over `s`, for the calling thread's logical warp.
   __device__ explicit warp_scan(temp_storage& s) : s_(s), lanes_(detail::coop::logical_warp<Lanes>()) {}
 
   /// Lane i gets op(x_0, ..., x_i).
@@ -103,6 +105,7 @@ class warp_scan {
     detail_t(s_, lanes_).scan(x, inclusive, exclusive, op);
     return lanes_.rank() == 0 ? init : op(init, exclusive);
   }
+  /// The same; `aggregate` gets op(x_0, ..., x_last) (without init) in every lane.
   template <class Op>
   __device__ T exclusive_scan(const T& x, const T& init, Op op, T& aggregate) {
     T inclusive, exclusive;
@@ -127,6 +130,7 @@ class warp_scan {
     const bool has = exclusive_scan_no_init(detail::cuda::thread_reduce(items, op), excl, op);
     detail::cuda::thread_scan(items, excl, has, false, op);
   }
+  /// Item arrays, scanned in place: exclusive, from init.
   template <int N, class Op>
   __device__ void exclusive_scan(T (&items)[N], const T& init, Op op) {
     const T excl = exclusive_scan(detail::cuda::thread_reduce(items, op), init, op);
@@ -146,8 +150,10 @@ class warp_reduce {
   using detail_t = detail::cuda::warp_reduce<Phase, T>;
 
  public:
+  /// The shared memory a call works in.
   using temp_storage = typename detail_t::storage;
 
+  /// Over `s`, for the calling thread's logical warp.
   __device__ explicit warp_reduce(temp_storage& s) : s_(s), lanes_(detail::coop::logical_warp<Lanes>()) {}
 
   /// op(x_0, ..., x_last) in every lane.
@@ -194,8 +200,10 @@ class block_scanner {
   using detail_t = detail::cuda::block_scan_for<Choice, T, Threads, Phase>;
 
  public:
+  /// The shared memory a call works in.
   using temp_storage = typename detail_t::temp_storage;
 
+  /// Over `s`.
   __device__ explicit block_scanner(temp_storage& s) : s_(s) {}
 
   // ---- one value a thread --------------------------------------------------------------------
@@ -230,6 +238,7 @@ class block_scanner {
     detail_t(s_).exclusive_scan(x, excl, op, [&](const T&) { return detail::cuda::some(init); });
     return excl;
   }
+  /// The same; `aggregate` gets the block's fold (without init) in every thread.
   template <class Op>
   __device__ T exclusive_scan(const T& x, const T& init, Op op, T& aggregate) {
     detail_t d(s_);
@@ -258,30 +267,36 @@ class block_scanner {
   }
 
   // ---- items, in place -----------------------------------------------------------------------------
+  /// Items (thread t holds items [N t, N t + N)), scanned in place: inclusive.
   template <int N, class Op>
   __device__ void inclusive_scan(T (&items)[N], Op op) {
     detail_t(s_).scan(items, false, op, none_t{});
   }
+  /// The same; `aggregate` gets the block's fold in every thread.
   template <int N, class Op>
   __device__ void inclusive_scan(T (&items)[N], Op op, T& aggregate) {
     detail_t d(s_);
     d.scan(items, false, op, none_t{});
     aggregate = d.aggregate();
   }
+  /// Items, scanned in place: inclusive, after prefix = callback(block aggregate) (called by warp 0).
   template <int N, class Op, class Callback>
   __device__ void inclusive_scan(T (&items)[N], Op op, Callback& callback) {
     detail_t(s_).scan(items, false, op, detail::coop::prefix_adaptor<T, Callback>{callback});
   }
+  /// Items, scanned in place: exclusive, from init (thread 0's first item gets init).
   template <int N, class Op>
   __device__ void exclusive_scan(T (&items)[N], const T& init, Op op) {
     detail_t(s_).scan(items, true, op, [&](const T&) { return detail::cuda::some(init); });
   }
+  /// The same; `aggregate` gets the block's fold (without init) in every thread.
   template <int N, class Op>
   __device__ void exclusive_scan(T (&items)[N], const T& init, Op op, T& aggregate) {
     detail_t d(s_);
     d.scan(items, true, op, [&](const T&) { return detail::cuda::some(init); });
     aggregate = d.aggregate();
   }
+  /// Items, scanned in place: exclusive, after prefix = callback(block aggregate) (called by warp 0).
   template <int N, class Op, class Callback>
   __device__ void exclusive_scan(T (&items)[N], Op op, Callback& callback) {
     detail_t(s_).scan(items, true, op, detail::coop::prefix_adaptor<T, Callback>{callback});
@@ -307,8 +322,10 @@ class block_reduce {
   using detail_t = detail::cuda::block_reduce<Phase, T, Threads>;
 
  public:
+  /// The shared memory a call works in.
   using temp_storage = typename detail_t::storage;
 
+  /// Over `s`.
   __device__ explicit block_reduce(temp_storage& s) : s_(s) {}
 
   /// op(x_0, ..., x_{Threads-1}) in thread 0 (other threads: unspecified).
@@ -321,6 +338,7 @@ class block_reduce {
   __device__ T reduce(const T& x, int valid, Op op) {
     return detail_t(s_).reduce(x, valid, op);
   }
+  /// Item arrays: the fold of every thread's items, in order, in thread 0.
   template <int N, class Op>
   __device__ T reduce(const T (&items)[N], Op op) {
     return reduce(detail::cuda::thread_reduce(items, op), op);
@@ -338,49 +356,58 @@ __device__ void load_blocked(int rank, It first, T (&items)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) items[k] = first[rank * N + k];
 }
+/// load_blocked of the positions below `valid` only; the others keep their value.
 template <int N, class It, class T>
 __device__ void load_blocked(int rank, It first, T (&items)[N], int valid) {
 #pragma unroll
   for (int k = 0; k < N; ++k)
     if (rank * N + k < valid) items[k] = first[rank * N + k];
 }
+/// load_blocked with the positions at or past `valid` set to `fill`.
 template <int N, class It, class T, class F>
 __device__ void load_blocked(int rank, It first, T (&items)[N], int valid, const F& fill) {
 #pragma unroll
   for (int k = 0; k < N; ++k) items[k] = rank * N + k < valid ? static_cast<T>(first[rank * N + k]) : static_cast<T>(fill);
 }
+/// Striped over Threads threads: items[k] = first[rank + Threads k].
 template <int Threads, int N, class It, class T>
 __device__ void load_striped(int rank, It first, T (&items)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) items[k] = first[rank + Threads * k];
 }
+/// load_striped of the positions below `valid` only; the others keep their value.
 template <int Threads, int N, class It, class T>
 __device__ void load_striped(int rank, It first, T (&items)[N], int valid) {
 #pragma unroll
   for (int k = 0; k < N; ++k)
     if (rank + Threads * k < valid) items[k] = first[rank + Threads * k];
 }
+/// load_striped with the positions at or past `valid` set to `fill`.
 template <int Threads, int N, class It, class T, class F>
 __device__ void load_striped(int rank, It first, T (&items)[N], int valid, const F& fill) {
 #pragma unroll
   for (int k = 0; k < N; ++k) items[k] = rank + Threads * k < valid ? static_cast<T>(first[rank + Threads * k]) : static_cast<T>(fill);
 }
+/// Blocked: first[N rank + k] = items[k].
 template <int N, class It, class T>
 __device__ void store_blocked(int rank, It first, const T (&items)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) first[rank * N + k] = items[k];
 }
+/// store_blocked of the positions below `valid` only.
 template <int N, class It, class T>
 __device__ void store_blocked(int rank, It first, const T (&items)[N], int valid) {
 #pragma unroll
   for (int k = 0; k < N; ++k)
     if (rank * N + k < valid) first[rank * N + k] = items[k];
 }
+/// Striped over Threads threads: first[rank + Threads k] = items[k].
 template <int Threads, int N, class It, class T>
 __device__ void store_striped(int rank, It first, const T (&items)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) first[rank + Threads * k] = items[k];
 }
+/// store_striped of the positions below `valid` only.
 template <int Threads, int N, class It, class T>
 __device__ void store_striped(int rank, It first, const T (&items)[N], int valid) {
 #pragma unroll
@@ -408,10 +435,12 @@ class warp_transpose_io {
   }
 
  public:
+  /// The shared-memory staging area of one warp.
   struct temp_storage {
-    alignas(16) unsigned char bytes[io::bytes];
+    alignas(16) unsigned char bytes[io::bytes];  ///< raw, 16-byte aligned
   };
 
+  /// Over `s` (one per warp).
   __device__ explicit warp_transpose_io(temp_storage& s) : s_(s) {}
 
   /// The full chunk first[0, 32 x Items).
@@ -432,6 +461,7 @@ class warp_transpose_io {
     }
     io::load_elements(first, valid, fill, [](const auto& x) { return static_cast<T>(x); }, s_.bytes, items);
   }
+  /// The full chunk to first[0, 32 x Items).
   template <class It>
   __device__ void store(It first, const T (&items)[Items]) {
     if constexpr (io::vectorizable && std::is_pointer<It>::value &&
@@ -464,6 +494,8 @@ class warp_transpose_io {
 /// the library's own storage does).
 template <class T>
 using block_storage = detail::cuda::coop::block_group_storage<T>;
+/// block_storage<T> with the staging area (about 18 KB) through which scans of pointer ranges move
+/// whole warps' chunks coalesced.
 template <class T>
 using block_scan_storage = detail::cuda::coop::block_group_storage_staged<T>;
 
@@ -472,14 +504,19 @@ using block_scan_storage = detail::cuda::coop::block_group_storage_staged<T>;
 /// block_scan_storage<T> handed in.
 template <class Storage = void>
 struct block_group_policy {
+  /// The caller's shared memory.
   Storage* storage = nullptr;
 };
+/// The calling thread block over the library's own static shared memory (the type of
+/// algo::this_block); with() hands in the caller's instead.
 template <>
 struct block_group_policy<void> {
+  /// The calling block over `s`.
   template <class T>
   __host__ __device__ constexpr block_group_policy<block_storage<T>> with(block_storage<T>& s) const {
     return block_group_policy<block_storage<T>>{&s};
   }
+  /// The calling block over `s`, with the scans' staging.
   template <class T>
   __host__ __device__ constexpr block_group_policy<block_scan_storage<T>> with(block_scan_storage<T>& s) const {
     return block_group_policy<block_scan_storage<T>>{&s};
@@ -492,7 +529,10 @@ struct lanes_group_policy {
   static_assert(Width >= 1 && Width <= 32 && (Width & (Width - 1)) == 0, "a tile of 1, 2, 4, 8, 16 or 32 lanes");
 };
 
+/// The calling thread block (1-D, any size 1..1024); `algo::this_block.with(storage)` over the
+/// caller's shared memory.
 ALGO_GLOBAL_CONSTANT block_group_policy<> this_block{};
+/// The calling warp (the last warp of a block may be partial).
 ALGO_GLOBAL_CONSTANT lanes_group_policy<32> this_warp{};
 
 /// The group policy of a cooperative-groups tile (tiled_partition<N>(this_thread_block())) or block.
@@ -501,12 +541,16 @@ __host__ __device__ constexpr lanes_group_policy<static_cast<int>(N)> group(
     const cooperative_groups::thread_block_tile<N, Parent>&) {
   return {};
 }
+/// The group policy of the whole thread block (this_block).
 __host__ __device__ inline constexpr block_group_policy<> group(const cooperative_groups::thread_block&) { return {}; }
 
+/// P is a group policy (a block_group_policy or a lanes_group_policy).
 template <class P>
 struct is_group_policy : std::false_type {};
+/// Every block_group_policy is a group policy.
 template <class S>
 struct is_group_policy<block_group_policy<S>> : std::true_type {};
+/// Every lanes_group_policy is a group policy.
 template <int W>
 struct is_group_policy<lanes_group_policy<W>> : std::true_type {};
 
@@ -622,48 +666,70 @@ __host__ __device__ T reduce(const P& p, It first, It last, T init, Op op) {
 }  // namespace detail::coop
 
 // ---- group policies: the <numeric> entry points in device code ---------------------------------------
+/// In device code: out[i] = in[0] + ... + in[i], in the input's value type; every thread of group g
+/// calls; returns d_first + n in every thread.
 template <class G, class InIt, class OutIt, detail::coop::enable_group<G> = 0>
 __device__ OutIt inclusive_scan(const G& g, InIt first, InIt last, OutIt d_first) {
   return detail::coop::scan<true>(g, first, last, d_first, plus<>{}, detail::no_init_t{});
 }
+/// In device code: out[i] = in[0] op ... op in[i], in the input's value type; every thread of group
+/// g calls; returns d_first + n in every thread.
 template <class G, class InIt, class OutIt, class Op, detail::coop::enable_group<G> = 0>
 __device__ OutIt inclusive_scan(const G& g, InIt first, InIt last, OutIt d_first, Op op) {
   return detail::coop::scan<true>(g, first, last, d_first, op, detail::no_init_t{});
 }
+/// In device code: out[i] = init op in[0] op ... op in[i], in the type op(init, in[0]) returns;
+/// every thread of group g calls; returns d_first + n in every thread.
 template <class G, class InIt, class OutIt, class Op, class T, detail::coop::enable_group<G> = 0>
 __device__ OutIt inclusive_scan(const G& g, InIt first, InIt last, OutIt d_first, Op op, T init) {
   return detail::coop::scan<true>(g, first, last, d_first, op, init);
 }
+/// In device code: out[0] = init, out[i] = init + in[0] + ... + in[i-1] with plus<T>; every thread
+/// of group g calls; returns d_first + n in every thread.
 template <class G, class InIt, class OutIt, class T, detail::coop::enable_group<G> = 0>
 __device__ OutIt exclusive_scan(const G& g, InIt first, InIt last, OutIt d_first, T init) {
   return detail::coop::scan<false>(g, first, last, d_first, plus<T>{}, init);
 }
+/// In device code: the same with op, in the type op(init, in[0]) returns; every thread of group g
+/// calls; returns d_first + n in every thread.
 template <class G, class InIt, class OutIt, class T, class Op, detail::coop::enable_group<G> = 0>
 __device__ OutIt exclusive_scan(const G& g, InIt first, InIt last, OutIt d_first, T init, Op op) {
   return detail::coop::scan<false>(g, first, last, d_first, op, init);
 }
+/// In device code: the sum of the range from the value type's T{}; every thread of group g calls
+/// and gets the result.
 template <class G, class It, detail::coop::enable_group<G> = 0>
 __device__ detail::iter_value_t<It> reduce(const G& g, It first, It last) {
   using T = detail::iter_value_t<It>;
   return detail::coop::reduce(g, first, last, T{}, plus<T>{});
 }
+/// In device code: init + the sum of the range with plus<T>; every thread of group g calls and gets
+/// the result.
 template <class G, class It, class T, detail::coop::enable_group<G> = 0>
 __device__ T reduce(const G& g, It first, It last, T init) {
   return detail::coop::reduce(g, first, last, init, plus<T>{});
 }
+/// In device code: init op in[0] op in[1] ..., left to right; every thread of group g calls and
+/// gets the result.
 template <class G, class It, class T, class Op, detail::coop::enable_group<G> = 0>
 __device__ T reduce(const G& g, It first, It last, T init, Op op) {
   return detail::coop::reduce(g, first, last, init, op);
 }
+/// In device code: reduce_op-fold of transform_op(in[i]) onto init; every thread of group g calls
+/// and gets the result.
 template <class G, class It, class T, class ReduceOp, class TransformOp, detail::coop::enable_group<G> = 0>
 __device__ T transform_reduce(const G& g, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
   using X = detail::transform_iterator<It, TransformOp>;
   return detail::coop::reduce(g, X(first, transform_op), X(last, transform_op), init, reduce_op);
 }
+/// In device code: init + sum of first1[i] * first2[i] (plus<T>, multiplies<T>); every thread of
+/// group g calls and gets the result.
 template <class G, class It1, class It2, class T, detail::coop::enable_group<G> = 0>
 __device__ T transform_reduce(const G& g, It1 first1, It1 last1, It2 first2, T init) {
   return transform_reduce(g, first1, last1, first2, init, plus<T>{}, multiplies<T>{});
 }
+/// In device code: reduce_op-fold of transform_op(first1[i], first2[i]) onto init; every thread of
+/// group g calls and gets the result.
 template <class G, class It1, class It2, class T, class ReduceOp, class TransformOp, detail::coop::enable_group<G> = 0>
 __device__ T transform_reduce(const G& g, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
                               TransformOp transform_op) {
@@ -682,36 +748,48 @@ __device__ T transform_reduce(const G& g, It1 first1, It1 last1, It2 first2, T i
 #else
 #  define ALGO_SEQ_DISPATCH(device_call, host_call) return host_call
 #endif
+/// inclusive_scan with algo::seq: on the host, the checked host entry point; in device code, the
+/// calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class InIt, class OutIt>
 __host__ __device__ OutIt inclusive_scan(seq_policy p, InIt first, InIt last, OutIt d_first) {
   ALGO_SEQ_DISPATCH((detail::coop::scan<true>(p, first, last, d_first, plus<>{}, detail::no_init_t{})),
                     (detail::scan_entry<true>("inclusive_scan", p, first, last, d_first, plus<>{}, detail::no_init_t{})));
 }
+/// inclusive_scan with op, algo::seq: on the host, the checked host entry point; in device code,
+/// the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class InIt, class OutIt, class Op>
 __host__ __device__ OutIt inclusive_scan(seq_policy p, InIt first, InIt last, OutIt d_first, Op op) {
   ALGO_SEQ_DISPATCH((detail::coop::scan<true>(p, first, last, d_first, op, detail::no_init_t{})),
                     (detail::scan_entry<true>("inclusive_scan", p, first, last, d_first, op, detail::no_init_t{})));
 }
+/// inclusive_scan with op and init, algo::seq: on the host, the checked host entry point; in device
+/// code, the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class InIt, class OutIt, class Op, class T>
 __host__ __device__ OutIt inclusive_scan(seq_policy p, InIt first, InIt last, OutIt d_first, Op op, T init) {
   ALGO_SEQ_DISPATCH((detail::coop::scan<true>(p, first, last, d_first, op, init)),
                     (detail::scan_entry<true>("inclusive_scan", p, first, last, d_first, op, init)));
 }
+/// exclusive_scan from init, algo::seq: on the host, the checked host entry point; in device code,
+/// the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class InIt, class OutIt, class T>
 __host__ __device__ OutIt exclusive_scan(seq_policy p, InIt first, InIt last, OutIt d_first, T init) {
   ALGO_SEQ_DISPATCH((detail::coop::scan<false>(p, first, last, d_first, plus<T>{}, init)),
                     (detail::scan_entry<false>("exclusive_scan", p, first, last, d_first, plus<T>{}, init)));
 }
+/// exclusive_scan from init with op, algo::seq: on the host, the checked host entry point; in
+/// device code, the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class InIt, class OutIt, class T, class Op>
 __host__ __device__ OutIt exclusive_scan(seq_policy p, InIt first, InIt last, OutIt d_first, T init, Op op) {
   ALGO_SEQ_DISPATCH((detail::coop::scan<false>(p, first, last, d_first, op, init)),
                     (detail::scan_entry<false>("exclusive_scan", p, first, last, d_first, op, init)));
 }
+/// reduce from T{}, algo::seq: on the host, the checked host entry point; in device code, the
+/// calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It>
 __host__ __device__ detail::iter_value_t<It> reduce(seq_policy p, It first, It last) {
@@ -719,18 +797,24 @@ __host__ __device__ detail::iter_value_t<It> reduce(seq_policy p, It first, It l
   ALGO_SEQ_DISPATCH((detail::coop::reduce(p, first, last, T{}, plus<T>{})),
                     (detail::reduce_entry("reduce", p, first, last, T{}, plus<T>{})));
 }
+/// reduce from init, algo::seq: on the host, the checked host entry point; in device code, the
+/// calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It, class T>
 __host__ __device__ T reduce(seq_policy p, It first, It last, T init) {
   ALGO_SEQ_DISPATCH((detail::coop::reduce(p, first, last, init, plus<T>{})),
                     (detail::reduce_entry("reduce", p, first, last, init, plus<T>{})));
 }
+/// reduce from init with op, algo::seq: on the host, the checked host entry point; in device code,
+/// the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It, class T, class Op>
 __host__ __device__ T reduce(seq_policy p, It first, It last, T init, Op op) {
   ALGO_SEQ_DISPATCH((detail::coop::reduce(p, first, last, init, op)),
                     (detail::reduce_entry("reduce", p, first, last, init, op)));
 }
+/// transform_reduce of one range, algo::seq: on the host, the checked host entry point; in device
+/// code, the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It, class T, class ReduceOp, class TransformOp, detail::enable_iterator<It> = 0>
 __host__ __device__ T transform_reduce(seq_policy p, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
@@ -745,6 +829,8 @@ __host__ __device__ T transform_reduce(seq_policy p, It first, It last, T init, 
   return detail::reduce_nonempty(p, X(first, transform_op), n, init, reduce_op);
 #endif
 }
+/// transform_reduce of two ranges, algo::seq: on the host, the checked host entry point; in device
+/// code, the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It1, class It2, class T, class ReduceOp, class TransformOp>
 __host__ __device__ T transform_reduce(seq_policy p, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
@@ -758,6 +844,8 @@ __host__ __device__ T transform_reduce(seq_policy p, It1 first1, It1 last1, It2 
   return detail::transform_reduce2_entry(p, first1, last1, first2, init, reduce_op, transform_op);
 #endif
 }
+/// The inner product (plus<T>, multiplies<T>), algo::seq: on the host, the checked host entry
+/// point; in device code, the calling thread's loop.
 ALGO_EXEC_CHECK_DISABLE
 template <class It1, class It2, class T>
 __host__ __device__ T transform_reduce(seq_policy p, It1 first1, It1 last1, It2 first2, T init) {

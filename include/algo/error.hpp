@@ -22,10 +22,12 @@ class error : public std::runtime_error {
 /// A CUDA runtime call failed; what() names the algorithm, the call and CUDA's error string.
 class cuda_error : public error {
  public:
+  /// The error `code` that `call` returned inside algo::`algorithm`.
   cuda_error(const std::string& algorithm, const std::string& call, cudaError_t code)
       : error("algo::" + algorithm + ": " + call + " failed: " + cudaGetErrorName(code) + " (" +
               cudaGetErrorString(code) + ")"),
         code_(code) {}
+  /// The CUDA error code.
   cudaError_t code() const noexcept { return code_; }
 
  private:

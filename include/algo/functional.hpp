@@ -51,26 +51,41 @@ namespace algo {
     }                                                                                           \
   };
 
+// Each NAME<T> returns static_cast<T>(EXPR) for two T operands; NAME<> (NAME<void>) is transparent:
+// EXPR on any operand types, in the type it has. Usable on host and device (operator() is ALGO_HD).
+/// a + b (the default operator of the scans and reductions).
 ALGO_DEFINE_BINARY_OP(plus, a + b)
+/// a * b.
 ALGO_DEFINE_BINARY_OP(multiplies, a * b)
+/// a & b.
 ALGO_DEFINE_BINARY_OP(bit_and, a & b)
+/// a | b.
 ALGO_DEFINE_BINARY_OP(bit_or, a | b)
+/// a ^ b.
 ALGO_DEFINE_BINARY_OP(bit_xor, a ^ b)
+/// a && b.
 ALGO_DEFINE_BINARY_OP(logical_and, a && b)
+/// a || b.
 ALGO_DEFINE_BINARY_OP(logical_or, a || b)
+/// The smaller of a and b by operator<: (b < a) ? b : a (a when they compare equal).
 ALGO_DEFINE_BINARY_OP(minimum, (b < a) ? b : a)
+/// The larger of a and b by operator<: (a < b) ? b : a (a when they compare equal).
 ALGO_DEFINE_BINARY_OP(maximum, (a < b) ? b : a)
 #undef ALGO_DEFINE_BINARY_OP
 
 /// Key equality, the default key_equal of the *_by_key algorithms (thrust::equal_to's role).
 template <class T = void>
 struct equal_to {
+  /// a == b.
   ALGO_EXEC_CHECK_DISABLE
   ALGO_HD constexpr bool operator()(const T& a, const T& b) const { return a == b; }
 };
+/// equal_to for any operand types (transparent).
 template <>
 struct equal_to<void> {
+  /// Marks the function object transparent.
   using is_transparent = void;
+  /// a == b.
   ALGO_EXEC_CHECK_DISABLE
   template <class A, class B>
   ALGO_HD constexpr bool operator()(const A& a, const B& b) const { return a == b; }
@@ -81,6 +96,8 @@ struct equal_to<void> {
 /// a hash of your own (any function object returning an integer; the table mixes it again).
 template <class T = void>
 struct hash {
+  /// The key converted to 64 bits and mixed (integer and enumeration keys only: a compile-time
+  /// error otherwise).
   ALGO_HD constexpr std::uint64_t operator()(const T& key) const {
     static_assert(std::is_integral<T>::value || std::is_enum<T>::value,
                   "algo::hash covers integer and enumeration keys; pass your own hash function object for other "
@@ -94,9 +111,12 @@ struct hash {
     return h;
   }
 };
+/// hash for any key type (transparent): hash<T> of the key's type T.
 template <>
 struct hash<void> {
+  /// Marks the function object transparent.
   using is_transparent = void;
+  /// hash<T>{}(key).
   template <class T>
   ALGO_HD constexpr std::uint64_t operator()(const T& key) const {
     return hash<T>{}(key);
@@ -165,13 +185,14 @@ template <class Op, class Acc>
 inline constexpr bool is_plus_on_v = is_plus_on<Op, Acc>::value;
 }  // namespace detail
 
-// The known operators on arithmetic types are commutative (floating-point + and * are commutative,
-// only not associative; backends that reassociate them document it).
+/// The known operators on arithmetic types are commutative (floating-point + and * are commutative,
+/// only not associative; backends that reassociate them document it).
 template <template <class> class Op, class U, class T>
 struct is_commutative<Op<U>, T,
                       std::enable_if_t<std::is_arithmetic<T>::value && detail::is_known_commutative_op<Op, U>::value>>
     : std::true_type {};
 
+/// is_commutative<Op, T>::value.
 template <class Op, class T>
 inline constexpr bool is_commutative_v = is_commutative<Op, T>::value;
 

@@ -86,17 +86,20 @@ std::int64_t group_reduce(const Policy& policy, KeyIt keys_first, KeyIt keys_las
   return detail::group_reduce_entry("group_reduce", policy, keys_first, keys_last, values_first, keys_out, values_out,
                                     op, hash, key_equal);
 }
+/// The same with key_equal = equal_to<>.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Op, class Hash,
           detail::enable_policy<Policy> = 0>
 std::int64_t group_reduce(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
                           ValOut values_out, Op op, Hash hash) {
   return group_reduce(policy, keys_first, keys_last, values_first, keys_out, values_out, op, hash, equal_to<>{});
 }
+/// The same with hash = algo::hash<> and key_equal = equal_to<> (integer and enumeration keys).
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Op, detail::enable_policy<Policy> = 0>
 std::int64_t group_reduce(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
                           ValOut values_out, Op op) {
   return group_reduce(policy, keys_first, keys_last, values_first, keys_out, values_out, op, hash<>{}, equal_to<>{});
 }
+/// The same with op = plus<>: the sum of each key's values.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, detail::enable_policy<Policy> = 0>
 std::int64_t group_reduce(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
                           ValOut values_out) {
@@ -104,7 +107,8 @@ std::int64_t group_reduce(const Policy& policy, KeyIt keys_first, KeyIt keys_las
                       equal_to<>{});
 }
 
-/// One output per distinct key, in order of first appearance: the key and how many records have it.
+/// One output per distinct key, in order of first appearance: the key and how many records have it
+/// (as std::int64_t). Returns the number of groups.
 template <class Policy, class KeyIt, class KeyOut, class CountOut, class Hash, class Eq, detail::enable_policy<Policy> = 0>
 std::int64_t group_count(const Policy& policy, KeyIt keys_first, KeyIt keys_last, KeyOut keys_out, CountOut counts_out,
                          Hash hash, Eq key_equal) {
@@ -112,11 +116,13 @@ std::int64_t group_count(const Policy& policy, KeyIt keys_first, KeyIt keys_last
                                     detail::group::ones_iterator(detail::group::one_per_record{}, 0), keys_out,
                                     counts_out, plus<>{}, hash, key_equal);
 }
+/// The same with key_equal = equal_to<>.
 template <class Policy, class KeyIt, class KeyOut, class CountOut, class Hash, detail::enable_policy<Policy> = 0>
 std::int64_t group_count(const Policy& policy, KeyIt keys_first, KeyIt keys_last, KeyOut keys_out, CountOut counts_out,
                          Hash hash) {
   return group_count(policy, keys_first, keys_last, keys_out, counts_out, hash, equal_to<>{});
 }
+/// The same with hash = algo::hash<> and key_equal = equal_to<> (integer and enumeration keys).
 template <class Policy, class KeyIt, class KeyOut, class CountOut, detail::enable_policy<Policy> = 0>
 std::int64_t group_count(const Policy& policy, KeyIt keys_first, KeyIt keys_last, KeyOut keys_out, CountOut counts_out) {
   return group_count(policy, keys_first, keys_last, keys_out, counts_out, hash<>{}, equal_to<>{});

@@ -38,7 +38,9 @@ namespace algo {
 class device_memory_resource {
  public:
   virtual ~device_memory_resource() = default;
+  /// At least `bytes` of device memory for work on `stream`.
   virtual void* allocate(std::size_t bytes, cudaStream_t stream) = 0;
+  /// Gives back `p` (from allocate(), with the same `bytes`), which work on `stream` may still use.
   virtual void deallocate(void* p, std::size_t bytes, cudaStream_t stream) = 0;
 };
 
@@ -61,11 +63,11 @@ inline bool per_thread_stream(cudaStream_t stream) {
 
 /// Byte counts a caching resource keeps (all since construction or the last release()).
 struct memory_resource_stats {
-  std::size_t bytes_held = 0;        // device memory the cache owns now (in use + cached)
-  std::size_t bytes_in_use = 0;      // handed out and not given back
-  std::size_t peak_bytes_held = 0;
-  std::size_t peak_bytes_requested = 0;  // the most bytes callers held at once (their own sizes)
-  std::size_t mallocs = 0;           // cudaMalloc calls
+  std::size_t bytes_held = 0;        ///< device memory the cache owns now (in use + cached)
+  std::size_t bytes_in_use = 0;      ///< handed out and not given back
+  std::size_t peak_bytes_held = 0;   ///< the most bytes_held reached
+  std::size_t peak_bytes_requested = 0;  ///< the most bytes callers held at once (their own sizes)
+  std::size_t mallocs = 0;           ///< cudaMalloc calls
 };
 
 /// A caching resource for one device: sizes are rounded up to powers of two (at least 256 bytes);
@@ -77,11 +79,15 @@ struct memory_resource_stats {
 /// cudaErrorMemoryAllocation releases the idle cache and tries once more.
 class caching_device_resource final : public device_memory_resource {
  public:
+  /// A cache for device `device` (what device() returns); blocks are allocated by cudaMalloc on
+  /// the device current at the call.
   explicit caching_device_resource(int device) : device_(device) {}
   caching_device_resource(const caching_device_resource&) = delete;
   caching_device_resource& operator=(const caching_device_resource&) = delete;
   ~caching_device_resource() override { release_noexcept(); }
 
+  /// A block of the size class of `bytes`: a cached block that `stream` may take, else a new one
+  /// (cudaMalloc). While `stream` is being captured: cudaMallocAsync on it (a graph memory node).
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     if (detail::capturing(stream)) return allocate_in_graph(bytes, stream);
     const std::size_t size = bin_size(bytes);
@@ -169,7 +175,9 @@ class caching_device_resource final : public device_memory_resource {
 
   /// Frees every cached block (waits for their last uses). Blocks in use stay theirs.
   void release() { release_noexcept(); }
+  /// The device given at construction.
   int device() const { return device_; }
+  /// The byte counts now.
   memory_resource_stats stats() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return stats_;
@@ -258,17 +266,21 @@ class async_pool_resource final : public device_memory_resource {
   /// A pool of the caller's (created with cudaMemPoolCreate, or RMM's, ...); not destroyed here.
   explicit async_pool_resource(cudaMemPool_t pool) : pool_(pool) {}
 
+  /// Bytes the pool keeps reserved after a synchronization (cudaMemPoolAttrReleaseThreshold).
   void set_release_threshold(std::uint64_t bytes) {
     detail::check_cuda(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &bytes), "memory_resource",
                        "cudaMemPoolSetAttribute");
   }
+  /// The pool the memory comes from.
   cudaMemPool_t pool() const { return pool_; }
 
+  /// cudaMallocFromPoolAsync from the pool, on `stream`.
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* p = nullptr;
     detail::check_cuda(cudaMallocFromPoolAsync(&p, bytes, pool_, stream), "memory_resource", "cudaMallocFromPoolAsync");
     return p;
   }
+  /// cudaFreeAsync on `stream` (nothing for a null pointer).
   void deallocate(void* p, std::size_t, cudaStream_t stream) override {
     if (p) detail::check_cuda(cudaFreeAsync(p, stream), "memory_resource", "cudaFreeAsync");
   }
@@ -287,19 +299,24 @@ class async_pool_resource final : public device_memory_resource {
 template <class Ref = ::cuda::mr::async_resource_ref<::cuda::mr::device_accessible>>
 class cccl_resource final : public device_memory_resource {
  public:
+  /// Allocates through `ref` (not owned).
   explicit cccl_resource(Ref ref) : ref_(ref) {}
+  /// ref.allocate_async(bytes, 256, stream): 256-byte aligned, as cudaMalloc.
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     return ref_.allocate_async(bytes, alignment, ::cuda::stream_ref(stream));
   }
+  /// ref.deallocate_async on `stream` (nothing for a null pointer).
   void deallocate(void* p, std::size_t bytes, cudaStream_t stream) override {
     if (p) ref_.deallocate_async(p, bytes, alignment, ::cuda::stream_ref(stream));
   }
+  /// The resource reference.
   Ref get() const { return ref_; }
 
  private:
   static constexpr std::size_t alignment = 256;  // what cudaMalloc gives, and the temporaries assume
   Ref ref_;
 };
+/// `algo::cccl_resource r{ref}` deduces Ref from the reference.
 template <class Ref>
 cccl_resource(Ref) -> cccl_resource<Ref>;
 #  endif
@@ -324,6 +341,7 @@ inline caching_device_resource& default_caching_resource() {
   detail::check_cuda(cudaGetDevice(&device), "memory_resource", "cudaGetDevice");
   return detail::caching_resource_of(device);
 }
+/// default_caching_resource(), as a device_memory_resource.
 inline device_memory_resource& default_device_resource() { return default_caching_resource(); }
 
 }  // namespace algo

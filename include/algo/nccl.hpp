@@ -42,7 +42,9 @@ namespace algo {
 /// local passes with (its stream, memory resource and strategies).
 template <class Local = cuda_policy<>>
 struct nccl_policy {
+  /// The caller's communicator (the library never creates one).
   ncclComm_t comm = nullptr;
+  /// The algo::cuda policy of this rank's local passes: its stream, memory resource and strategies.
   Local local{};
   /// How long a call waits for the other ranks before it raises algo::nccl_error (code
   /// ncclRemoteError); zero: the environment's ALGO_NCCL_TIMEOUT (seconds), else 300 s.
@@ -73,7 +75,9 @@ struct nccl_policy {
     if (p.wait_limit.count() <= 0) p.wait_limit = std::chrono::milliseconds(1);
     return p;
   }
+  /// The stream the calls run on (the local policy's).
   cudaStream_t stream() const { return local.stream; }
+  /// The communicator and the wait limit, as the algorithms hand them to the implementation.
   detail::nccl::comm_link link() const { return detail::nccl::comm_link(comm, wait_limit); }
 };
 
@@ -84,8 +88,10 @@ inline nccl_policy<> nccl(ncclComm_t comm) {
   return p;
 }
 
+/// P is an nccl_policy.
 template <class P>
 struct is_nccl_policy : std::false_type {};
+/// Every nccl_policy is one.
 template <class L>
 struct is_nccl_policy<nccl_policy<L>> : std::true_type {};
 
@@ -119,6 +125,7 @@ OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_fir
   return detail::nccl::scan<true>("inclusive_scan", p.link(), p.local, first, last, d_first, plus<>{},
                                   detail::no_init_t{});
 }
+/// This rank's part of the inclusive scan of the global sequence with op, in the value type.
 template <class L, class InIt, class OutIt, class Op>
 OutIt inclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, Op op) {
   return detail::nccl::scan<true>("inclusive_scan", p.link(), p.local, first, last, d_first, op, detail::no_init_t{});
@@ -136,10 +143,13 @@ OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_fir
   using T = detail::iter_value_t<InIt>;
   return exclusive_scan(p, first, last, d_first, T{}, plus<T>{});
 }
+/// This rank's part of the exclusive scan of the global sequence from init (once, at the start of
+/// the global sequence), with plus<T>.
 template <class L, class InIt, class OutIt, class T>
 OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init) {
   return exclusive_scan(p, first, last, d_first, init, plus<T>{});
 }
+/// This rank's part of the exclusive scan of the global sequence from init, with op.
 template <class L, class InIt, class OutIt, class T, class Op>
 OutIt exclusive_scan(const nccl_policy<L>& p, InIt first, InIt last, OutIt d_first, T init, Op op) {
   detail::check_fold<Op, T, InIt>();
@@ -179,19 +189,24 @@ T transform_reduce2_entry(const nccl_policy<L>& p, It1 first1, It1 last1, It2 fi
 }
 }  // namespace detail::nccl
 
+/// The sum of the global sequence from the value type's T{}, returned on every rank (the same bits).
 template <class L, class It>
 detail::iter_value_t<It> reduce(const nccl_policy<L>& p, It first, It last) {
   using T = detail::iter_value_t<It>;
   return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, T{}, plus<T>{});
 }
+/// init + the sum of the global sequence with plus<T>, returned on every rank (the same bits).
 template <class L, class It, class T>
 T reduce(const nccl_policy<L>& p, It first, It last, T init) {
   return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, init, plus<T>{});
 }
+/// init op x_0 op x_1 ... over the global sequence, in rank order, returned on every rank (the same
+/// bits).
 template <class L, class It, class T, class Op>
 T reduce(const nccl_policy<L>& p, It first, It last, T init, Op op) {
   return detail::nccl::reduce_entry("reduce", detail::nccl::collective::reduce, p, first, last, init, op);
 }
+/// reduce_op-fold of transform_op(x) over the global sequence onto init, returned on every rank.
 template <class L, class It, class T, class ReduceOp, class TransformOp, detail::enable_iterator<It> = 0>
 T transform_reduce(const nccl_policy<L>& p, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
   using X = detail::transform_iterator<It, TransformOp>;
@@ -206,10 +221,14 @@ T transform_reduce(const nccl_policy<L>& p, It first, It last, T init, ReduceOp 
       },
       init, reduce_op, detail::nccl::no_output{}, true);
 }
+/// Inner product of the global sequences: init + sum of a_i * b_i with plus<T> and multiplies<T>,
+/// returned on every rank.
 template <class L, class It1, class It2, class T>
 T transform_reduce(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, T init) {
   return detail::nccl::transform_reduce2_entry(p, first1, last1, first2, init, plus<T>{}, multiplies<T>{});
 }
+/// reduce_op-fold of transform_op(a_i, b_i) over the global sequences onto init, returned on every
+/// rank.
 template <class L, class It1, class It2, class T, class ReduceOp, class TransformOp>
 T transform_reduce(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, T init, ReduceOp reduce_op,
                    TransformOp transform_op) {
@@ -236,15 +255,20 @@ void reduce_into_entry(const char* name, collective kind, const nccl_policy<L>& 
 }
 }  // namespace detail::nccl
 
+/// *out = the sum of the global sequence from T{}, on every rank, written on the policy's stream
+/// without a host wait (errors another rank found: algo::synchronize).
 template <class L, class It, class OutIt>
 void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out) {
   using T = detail::iter_value_t<It>;
   reduce_into(p, first, last, out, T{}, plus<T>{});
 }
+/// *out = init + the sum of the global sequence with plus<T>, on every rank (on the stream, no host wait).
 template <class L, class It, class OutIt, class T>
 void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init) {
   reduce_into(p, first, last, out, init, plus<T>{});
 }
+/// *out = init op x_0 op ... over the global sequence in rank order, on every rank (on the stream,
+/// no host wait).
 template <class L, class It, class OutIt, class T, class Op>
 void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init, Op op) {
   const char* name = "reduce_into";
@@ -258,6 +282,8 @@ void reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init, 
       },
       out, init, op);
 }
+/// *out = reduce_op-fold of transform_op(x) over the global sequence onto init, on every rank (on
+/// the stream, no host wait).
 template <class L, class It, class OutIt, class T, class ReduceOp, class TransformOp>
 void transform_reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out, T init, ReduceOp reduce_op,
                            TransformOp transform_op) {
@@ -273,10 +299,14 @@ void transform_reduce_into(const nccl_policy<L>& p, It first, It last, OutIt out
       },
       out, init, reduce_op);
 }
+/// *out = the inner product of the global sequences (plus<T>, multiplies<T>), on every rank (on the
+/// stream, no host wait).
 template <class L, class It1, class It2, class OutIt, class T>
 void transform_reduce_into(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, OutIt out, T init) {
   transform_reduce_into(p, first1, last1, first2, out, init, plus<T>{}, multiplies<T>{});
 }
+/// *out = reduce_op-fold of transform_op(a_i, b_i) over the global sequences onto init, on every
+/// rank (on the stream, no host wait).
 template <class L, class It1, class It2, class OutIt, class T, class ReduceOp, class TransformOp>
 void transform_reduce_into(const nccl_policy<L>& p, It1 first1, It1 last1, It2 first2, OutIt out, T init,
                            ReduceOp reduce_op, TransformOp transform_op) {
@@ -297,8 +327,8 @@ void transform_reduce_into(const nccl_policy<L>& p, It1 first1, It1 last1, It2 f
 // ---- transpose ----------------------------------------------------------------------------------------
 /// A contiguous range of rows [begin, end).
 struct row_range {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
+  std::int64_t begin = 0;  ///< the first row
+  std::int64_t end = 0;    ///< one past the last row
 };
 
 /// A rows x cols row-major matrix distributed by contiguous row blocks: this rank holds rows

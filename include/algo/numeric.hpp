@@ -166,10 +166,13 @@ detail::iter_value_t<It> reduce(const Policy& policy, It first, It last) {
   using T = detail::iter_value_t<It>;
   return detail::reduce_entry("reduce", policy, first, last, T{}, plus<T>{});
 }
+/// init + in[0] + in[1] + ..., with plus<T>: each element converted to T, accumulated in T.
 template <class Policy, class It, class T, detail::enable_policy<Policy> = 0>
 T reduce(const Policy& policy, It first, It last, T init) {
   return detail::reduce_entry("reduce", policy, first, last, init, plus<T>{});
 }
+/// init op in[0] op in[1] ..., left to right, accumulated in the type op(init, in[0]) returns,
+/// returned as T.
 template <class Policy, class It, class T, class Op, detail::enable_policy<Policy> = 0>
 T reduce(const Policy& policy, It first, It last, T init, Op op) {
   return detail::reduce_entry("reduce", policy, first, last, init, op);
@@ -211,12 +214,16 @@ void reduce_into(const Policy& policy, It first, It last, OutIt out) {
   detail::check_iterator("reduce_into", "input", policy, first, n);
   detail::reduce_into_entry("reduce_into", policy, first, n, out, T{}, plus<T>{});
 }
+/// *out = init + in[0] + ... with plus<T>, as reduce(policy, first, last, init) returns it (device
+/// policies: on the policy's stream, no host synchronization). An empty range writes init.
 template <class Policy, class It, class OutIt, class T, detail::enable_policy<Policy> = 0>
 void reduce_into(const Policy& policy, It first, It last, OutIt out, T init) {
   const std::int64_t n = detail::checked_distance("reduce_into", first, last);
   detail::check_iterator("reduce_into", "input", policy, first, n);
   detail::reduce_into_entry("reduce_into", policy, first, n, out, init, plus<T>{});
 }
+/// *out = init op in[0] op ..., as reduce(policy, first, last, init, op) returns it (device
+/// policies: on the policy's stream, no host synchronization). An empty range writes init.
 template <class Policy, class It, class OutIt, class T, class Op, detail::enable_policy<Policy> = 0>
 void reduce_into(const Policy& policy, It first, It last, OutIt out, T init, Op op) {
   const std::int64_t n = detail::checked_distance("reduce_into", first, last);

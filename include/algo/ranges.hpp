@@ -66,14 +66,18 @@ void check_second_range(Rng1& rng1, Rng2& rng2) {
 }  // namespace detail
 
 // ---- inclusive_scan ---------------------------------------------------------------------------
+/// inclusive_scan over the elements of `rng` (out[i] = rng[0] + ... + rng[i]); returns the end of
+/// the output.
 template <class Policy, class Rng, class OutIt, detail::enable_range<Policy, Rng> = 0>
 OutIt inclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first) {
   return detail::with_iterators(rng, [&](auto first, auto last) { return algo::inclusive_scan(policy, first, last, d_first); });
 }
+/// inclusive_scan of `rng` with op.
 template <class Policy, class Rng, class OutIt, class Op, detail::enable_range<Policy, Rng> = 0>
 OutIt inclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, Op op) {
   return detail::with_iterators(rng, [&](auto first, auto last) { return algo::inclusive_scan(policy, first, last, d_first, op); });
 }
+/// inclusive_scan of `rng` with op after init.
 template <class Policy, class Rng, class OutIt, class Op, class T, detail::enable_range<Policy, Rng> = 0>
 OutIt inclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, Op op, T init) {
   return detail::with_iterators(rng, [&](auto first, auto last) {
@@ -82,10 +86,12 @@ OutIt inclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, Op op, T in
 }
 
 // ---- exclusive_scan ---------------------------------------------------------------------------
+/// exclusive_scan of `rng` from init, with plus<T>; returns the end of the output.
 template <class Policy, class Rng, class OutIt, class T, detail::enable_range<Policy, Rng> = 0>
 OutIt exclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, T init) {
   return detail::with_iterators(rng, [&](auto first, auto last) { return algo::exclusive_scan(policy, first, last, d_first, init); });
 }
+/// exclusive_scan of `rng` from init, with op.
 template <class Policy, class Rng, class OutIt, class T, class Op, detail::enable_range<Policy, Rng> = 0>
 OutIt exclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, T init, Op op) {
   return detail::with_iterators(rng, [&](auto first, auto last) {
@@ -94,6 +100,7 @@ OutIt exclusive_scan(const Policy& policy, Rng&& rng, OutIt d_first, T init, Op 
 }
 
 // ---- reduce -----------------------------------------------------------------------------------
+/// The sum of `rng` from the value type's T{}, with plus<T> (T = range_value_t).
 template <class Policy, class Rng, detail::enable_range<Policy, Rng> = 0>
 ranges::range_value_t<Rng&> reduce(const Policy& policy, Rng&& rng) {
   return detail::with_iterators(rng, [&](auto first, auto last) {
@@ -101,16 +108,19 @@ ranges::range_value_t<Rng&> reduce(const Policy& policy, Rng&& rng) {
     return algo::reduce(policy, first, last, T{}, plus<T>{});
   });
 }
+/// init + the sum of `rng`, with plus<T>.
 template <class Policy, class Rng, class T, detail::enable_range<Policy, Rng> = 0>
 T reduce(const Policy& policy, Rng&& rng, T init) {
   return detail::with_iterators(rng, [&](auto first, auto last) { return algo::reduce(policy, first, last, init); });
 }
+/// init op rng[0] op rng[1] ..., left to right.
 template <class Policy, class Rng, class T, class Op, detail::enable_range<Policy, Rng> = 0>
 T reduce(const Policy& policy, Rng&& rng, T init, Op op) {
   return detail::with_iterators(rng, [&](auto first, auto last) { return algo::reduce(policy, first, last, init, op); });
 }
 
 // ---- transform_reduce -------------------------------------------------------------------------
+/// reduce_op-fold of transform_op(x) over the elements x of `rng`, onto init.
 template <class Policy, class Rng, class T, class ReduceOp, class TransformOp, detail::enable_range<Policy, Rng> = 0>
 T transform_reduce(const Policy& policy, Rng&& rng, T init, ReduceOp reduce_op, TransformOp transform_op) {
   return detail::with_iterators(rng, [&](auto first, auto last) {
@@ -126,6 +136,8 @@ T transform_reduce(const Policy& policy, Rng1&& rng1, Rng2&& rng2, T init) {
     return detail::with_iterators(rng2, [&](auto first2, auto) { return algo::transform_reduce(policy, first1, last1, first2, init); });
   });
 }
+/// reduce_op-fold of transform_op(rng1[i], rng2[i]) onto init, over the length of rng1 (a sized
+/// rng2 shorter than rng1 is an algo::error).
 template <class Policy, class Rng1, class Rng2, class T, class ReduceOp, class TransformOp,
           detail::enable_range<Policy, Rng1> = 0, detail::enable_range<Policy, Rng2> = 0>
 T transform_reduce(const Policy& policy, Rng1&& rng1, Rng2&& rng2, T init, ReduceOp reduce_op, TransformOp transform_op) {

@@ -480,11 +480,13 @@ OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_l
   return detail::scan_by_key_entry<detail::seg::lift_plain, V>("inclusive_scan_by_key", policy, keys_first, keys_last,
                                                                values_first, out, key_equal, op, V{});
 }
+/// The same with op = plus<>: sums within each run of keys equal under key_equal.
 template <class Policy, class KeyIt, class ValIt, class OutIt, class Eq, detail::enable_policy<Policy> = 0>
 OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
                             Eq key_equal) {
   return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, key_equal, plus<>{});
 }
+/// The same with key_equal = equal_to<> and op = plus<>: sums within each run of equal keys.
 template <class Policy, class KeyIt, class ValIt, class OutIt, detail::enable_policy<Policy> = 0>
 OutIt inclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out) {
   return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, equal_to<>{}, plus<>{});
@@ -503,11 +505,13 @@ OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_l
   return detail::scan_by_key_entry<detail::seg::lift_exclusive, T>("exclusive_scan_by_key", policy, keys_first,
                                                                    keys_last, values_first, out, key_equal, op, init);
 }
+/// The same with op = plus<>.
 template <class Policy, class KeyIt, class ValIt, class OutIt, class T, class Eq, detail::enable_policy<Policy> = 0>
 OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
                             T init, Eq key_equal) {
   return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out, init, key_equal, plus<>{});
 }
+/// The same with key_equal = equal_to<> and op = plus<>.
 template <class Policy, class KeyIt, class ValIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
 OutIt exclusive_scan_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, OutIt out,
                             T init) {
@@ -529,11 +533,13 @@ std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, 
                                         KeyOut keys_out, ValOut values_out, Eq key_equal, Op op) {
   return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, key_equal, op);
 }
+/// The same with op = plus<>: the sum of each run of keys equal under key_equal.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, detail::enable_policy<Policy> = 0>
 std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
                                         KeyOut keys_out, ValOut values_out, Eq key_equal) {
   return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, key_equal, plus<>{});
 }
+/// The same with key_equal = equal_to<> and op = plus<>: the sum of each run of equal keys.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, detail::enable_policy<Policy> = 0>
 std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
                                         KeyOut keys_out, ValOut values_out) {
@@ -550,6 +556,7 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets_first, Off
   using Acc = detail::accumulator_t<Op, T, detail::iter_value_t<InIt>>;
   detail::segmented_reduce_entry<Acc>(policy, first, offsets_first, offsets_last, out, init, op);
 }
+/// The same with op = plus<>: out[k] = init + the sum of segment k.
 template <class Policy, class InIt, class OffIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
 void segmented_reduce(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init) {
   segmented_reduce(policy, first, offsets_first, offsets_last, out, init, plus<>{});
@@ -564,10 +571,13 @@ OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_f
   return detail::segmented_scan_entry<detail::seg::lift_plain, V>("segmented_inclusive_scan", policy, first,
                                                                   offsets_first, offsets_last, out, op, V{});
 }
+/// The same with op = plus<>: running sums within each segment, in the values' type.
 template <class Policy, class InIt, class OffIt, class OutIt, detail::enable_policy<Policy> = 0>
 OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out) {
   return segmented_inclusive_scan(policy, first, offsets_first, offsets_last, out, plus<>{});
 }
+/// Within each segment, out[i] = init op first[offsets[k]] op ... op first[i], accumulated in the
+/// type op(init, value) returns.
 template <class Policy, class InIt, class OffIt, class OutIt, class Op, class T, detail::enable_policy<Policy> = 0>
 OutIt segmented_inclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, Op op,
                                T init) {
@@ -588,6 +598,7 @@ OutIt segmented_exclusive_scan(const Policy& policy, InIt first, OffIt offsets_f
                                                                         offsets_first, offsets_last, out, op,
                                                                         static_cast<Acc>(init));
 }
+/// The same with op = plus<>.
 template <class Policy, class InIt, class OffIt, class OutIt, class T, detail::enable_policy<Policy> = 0>
 OutIt segmented_exclusive_scan(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out, T init) {
   return segmented_exclusive_scan(policy, first, offsets_first, offsets_last, out, init, plus<>{});

@@ -53,9 +53,13 @@ namespace algo {
 /// output. Any stride >= 0 works for the input (0 transposes one matrix `count` times); the output
 /// matrices must not overlap, either one after another or side by side inside the output's pitch.
 struct batch {
+  /// A stride of `packed`: the matrices follow one another without a gap.
   static constexpr std::int64_t packed = -1;
+  /// Number of matrices.
   std::int64_t count = 1;
+  /// Elements from one input matrix to the next (default: packed, rows * ld_in).
   std::int64_t stride_in = packed;
+  /// Elements from one output matrix to the next (default: packed, cols * ld_out).
   std::int64_t stride_out = packed;
 };
 

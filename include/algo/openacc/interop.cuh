@@ -65,6 +65,7 @@ void transpose(device_policy p, const T* in, std::int64_t rows, std::int64_t col
 #define ALGO_INTEROP_INSTANTIATE_TRANSPOSE(T) \
   template void algo::interop::transpose<T>(algo::interop::device_policy, const T*, std::int64_t, std::int64_t, T*);
 
+/// \cond ALGO_INTEROP_INSTANTIATIONS
 #if !defined(ALGO_INTEROP_NO_STANDARD_INSTANTIATIONS)
 #  define ALGO_INTEROP_STANDARD(T) ALGO_INTEROP_INSTANTIATE_OP(T, algo::plus<T>) ALGO_INTEROP_INSTANTIATE_TRANSPOSE(T)
 ALGO_INTEROP_STANDARD(int)
@@ -79,3 +80,4 @@ ALGO_INTEROP_INSTANTIATE_TRANSPOSE(short)
 ALGO_INTEROP_INSTANTIATE_TRANSPOSE(unsigned short)
 #  undef ALGO_INTEROP_STANDARD
 #endif
+/// \endcond

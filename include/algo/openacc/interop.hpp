@@ -45,12 +45,14 @@ struct CUstream_st;  // cudaStream_t is CUstream_st*
 
 namespace algo::interop {
 
+/// The algo policy that runs a call: `cuda` (algo::cuda, the in-house kernels) or `cub` (algo::cub,
+/// the CUB / cuBLAS baseline).
 enum class backend { cuda, cub };
 
 /// Which device policy runs a call (algo::cuda or algo::cub), and on which CUDA stream.
 struct device_policy {
-  backend which = backend::cuda;
-  CUstream_st* stream = nullptr;
+  backend which = backend::cuda;  ///< algo::cuda or algo::cub
+  CUstream_st* stream = nullptr;  ///< the CUDA stream (a cudaStream_t; nullptr: the null stream)
 
   /// On a CUDA stream (a cudaStream_t).
   constexpr device_policy on(CUstream_st* s) const { return device_policy{which, s}; }
@@ -71,7 +73,9 @@ struct device_policy {
 #endif
 };
 
+/// algo::cuda on the null stream; `.on(stream)`, `.on_queue(q)` pick another.
 inline constexpr device_policy cuda{backend::cuda, nullptr};
+/// algo::cub on the null stream; `.on(stream)`, `.on_queue(q)` pick another.
 inline constexpr device_policy cub{backend::cub, nullptr};
 
 // ---- scans (asynchronous) --------------------------------------------------------------------------
@@ -97,6 +101,7 @@ void transpose(device_policy p, const T* in, std::int64_t rows, std::int64_t col
 
 // The instantiations interop.cuh provides (so a call with them compiles to a reference to that
 // translation unit's code, never to a definition here).
+/// \cond ALGO_INTEROP_INSTANTIATIONS
 #define ALGO_INTEROP_DECLARE_OP(T, Op)                                                                   \
   extern template void inclusive_scan<T, Op>(device_policy, const T*, const T*, T*, Op);                  \
   extern template void exclusive_scan<T, Op>(device_policy, const T*, const T*, T*, T, Op);               \
@@ -115,5 +120,6 @@ extern template void transpose<unsigned char>(device_policy, const unsigned char
 extern template void transpose<short>(device_policy, const short*, std::int64_t, std::int64_t, short*);
 extern template void transpose<unsigned short>(device_policy, const unsigned short*, std::int64_t, std::int64_t, unsigned short*);
 #undef ALGO_INTEROP_DECLARE
+/// \endcond
 
 }  // namespace algo::interop
