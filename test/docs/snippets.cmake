@@ -25,7 +25,8 @@
 #
 # Blocks of one (LANG, needs) go into one translation unit (one compiler run), each in a namespace
 # docs_snippet_<page>_<n> of its own; #line directives make the compiler's messages name the
-# markdown file and line. A ```cpp block without a marker, or a marker without a block, is an error.
+# markdown file and line. A ```cpp block without a marker, or a marker without a block, is an error
+# (written to OUT_DIR/errors.txt; the block is left out).
 #
 # Writes OUT_DIR/<group>.cpp|.cu (only when the content changes) and OUT_DIR/manifest.cmake, which
 # sets DOCS_SNIPPET_GROUPS (e.g. host;cuda;cuda-nccl;host-range-v3), DOCS_SNIPPET_COUNT_<group>,
@@ -249,13 +250,17 @@ foreach(md IN LISTS docs_files)
   endif()
 endforeach()
 
+# Marker errors do not stop the configure step (the demo's build goes on): they go to
+# OUT_DIR/errors.txt, which the CTest entry docs_snippets_host prints and fails on.
+file(MAKE_DIRECTORY "${OUT_DIR}")
 if(errors)
   list(JOIN errors "\n" msg)
   docs_decode(msg "${msg}")
-  message(FATAL_ERROR "documentation snippets:\n${msg}")
+  file(WRITE "${OUT_DIR}/errors.txt" "documentation snippets:\n${msg}\n")
+  message(WARNING "documentation snippets:\n${msg}")
+else()
+  file(REMOVE "${OUT_DIR}/errors.txt")
 endif()
-
-file(MAKE_DIRECTORY "${OUT_DIR}")
 set(manifest "set(DOCS_SNIPPET_GROUPS \"${groups}\")\n")
 foreach(grp IN LISTS groups)
   if(grp MATCHES "^cuda")
