@@ -18,7 +18,8 @@
 // reduce_by_key carries the run count through the same scan and compacts in the same pass;
 // segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
-// offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more).
+// offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more,
+// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,7 @@
 #if ALGO_HAS_CUDA
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
+#  include "detail/segmented/reduce_blocks.cuh"
 #  include "detail/segmented/reduce_long.cuh"
 #  include "detail/segmented/reduce_merge_path.cuh"
 #  include "detail/segmented/tile.cuh"
@@ -318,7 +320,10 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 }
 #if ALGO_HAS_CUDA
 /// algo::cuda with its default scan strategy: uniform_offsets(L) with L >= 4096, the reduce's block
-/// agent on each segment (detail/segmented/reduce_long.cuh); any other offsets, the balanced
+/// agent on each segment (detail/segmented/reduce_long.cuh); offsets in memory with long segments
+/// (at least 2048 elements on average, none over four times that, as many segments as SMs: known
+/// from the offsets check), one block per segment (detail/segmented/reduce_blocks.cuh); any other
+/// offsets, the balanced
 /// merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
@@ -332,6 +337,17 @@ void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B,
     if (length >= seg::long_segments::long_length) {
       seg::long_segments::reduce<W>("segmented_reduce", policy, first + info.first, length, segments,
                                     kernel_view(policy, out), init, op);
+      return;
+    }
+  }
+  if constexpr (!std::is_same<OffIt, uniform_offsets_iterator>::value) {
+    // offsets in memory whose segments are all long (the check that read them back found the
+    // longest): one block per segment
+    if (seg::segment_blocks::suits(segments, info.last - info.first, info.max_length,
+                                   cuda::current_device_info().sm_count)) {
+      seg::segment_blocks::reduce<W>("segmented_reduce", policy, kernel_view(policy, first + info.first),
+                                     kernel_view(policy, offsets),
+                                     info.first, segments, kernel_view(policy, out), init, op, init_as_t);
       return;
     }
   }

@@ -936,6 +936,71 @@ void check_long_uniform(const Policy& policy) {
   require_device_ok("end of check_long_uniform");
 }
 
+/// segmented_reduce with offsets in memory whose segments are all long (algo::cuda's block per
+/// segment, chosen from the offsets check): random lengths of 2048-8191 (a few empty segments among
+/// them), a misaligned start, float (bit for bit run to run) and mat2i (non-commutative) against the
+/// host; then lengths the block path must leave to the merge path (one segment over four times the
+/// mean; too few segments), which must be as right.
+template <class Policy>
+void check_long_in_memory(const Policy& policy) {
+  struct shape {
+    std::int64_t S, first;
+    bool skewed;
+  };
+  const std::vector<shape> shapes = {{300, 0, false}, {1000, 5, false}, {300, 3, true}, {40, 1, false}};
+  for (const shape& sh : shapes) {
+    std::vector<std::int64_t> h_o{sh.first};
+    std::uint64_t state = 0x9e3779b97f4a7c15ull ^ static_cast<std::uint64_t>(sh.S * 31 + sh.first);
+    for (std::int64_t k = 0; k < sh.S; ++k) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      std::int64_t len = 2048 + static_cast<std::int64_t>((state >> 33) % 6144);
+      if (k % 97 == 13) len = 0;
+      if (sh.skewed && k == sh.S / 2) len = 200000;
+      h_o.push_back(h_o.back() + len);
+    }
+    const std::int64_t n = h_o.back() + 7;
+    const auto un = static_cast<std::size_t>(n);
+    device_buffer<std::int64_t> o(h_o);
+    {
+      INFO("policy " << policy_name<Policy>() << ", float, offsets in memory, " << sh.S << " segments of 2048-8191"
+                     << (sh.skewed ? " and one of 200000" : "") << ", from " << sh.first);
+      const auto h_x = random_vector<float>(un, static_cast<std::uint64_t>(sh.S + 17 * sh.first));
+      const float init = 0.5f;
+      device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init);
+      const auto got = red.download();
+      const auto rsc = segment_sums_scale(h_x, h_o, 0.5);
+      expect_equal("vs host", got, narrow_to<float>(ref_segmented_reduce<double>(h_x, h_o, 0.5, algo::plus<>{})), &rsc);
+      CHECK(red.guard_intact());
+      red.fill_sentinel();
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init);
+      CHECK(same_bits(red.download(), got));
+    }
+    {
+      INFO("policy " << policy_name<Policy>() << ", mat2i (non-commutative), offsets in memory, " << sh.S
+                     << " segments" << (sh.skewed ? ", one of 200000" : "") << ", from " << sh.first);
+      const auto h_x = random_vector<mat2i>(un, static_cast<std::uint64_t>(sh.S * 3 + sh.first));
+      const mat2i init = random_scalar<mat2i>(9);
+      device_buffer<mat2i> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init, mat2_mul{});
+      expect_equal("vs host", red.download(), ref_segmented_reduce<mat2i>(h_x, h_o, init, mat2_mul{}));
+      CHECK(red.guard_intact());
+    }
+    {
+      INFO("policy " << policy_name<Policy>() << ", int32 through a transform iterator, offsets in memory, " << sh.S
+                     << " segments");
+      const auto h_x = random_vector<std::int32_t>(un, static_cast<std::uint64_t>(sh.S * 5 + sh.first));
+      device_buffer<std::int32_t> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, thrust::make_transform_iterator(x.begin(), flip{}), o.begin(), o.end(), red.begin(),
+                             std::int32_t(-3));
+      std::vector<std::int32_t> fx(h_x.size());
+      for (std::size_t i = 0; i < h_x.size(); ++i) fx[i] = flip{}(h_x[i]);
+      expect_equal("vs host", red.download(), ref_segmented_reduce<std::int32_t>(fx, h_o, std::int32_t(-3), algo::plus<>{}));
+    }
+  }
+  require_device_ok("end of check_long_in_memory");
+}
+
 /// segmented_reduce over more than 2^31 elements of a counting iterator: uniform segments of
 /// 2^20 + 7 (2049 of them), and device offsets {0, 5, n} with a giant second segment.
 template <class Policy>

@@ -17,15 +17,25 @@ namespace algo::detail::segmented {
 
 struct offsets_check {
   long long first, last;
-  long long bad_at;  // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
+  long long bad_at;      // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
+  long long max_length;  // the longest segment (what segmented_reduce chooses its kernel by)
 };
 
 template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  long long longest = 0;
   for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
-    if (static_cast<long long>(offsets[k + 1]) < static_cast<long long>(offsets[k])) atomicMin(&r->bad_at, k);
+    const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
+    if (b < a) atomicMin(&r->bad_at, k);
+    if (b - a > longest) longest = b - a;
   }
+  // one atomic per warp
+  for (int d = 16; d > 0; d /= 2) {
+    const long long other = __shfl_down_sync(0xffffffffu, longest, d);
+    if (other > longest) longest = other;
+  }
+  if ((threadIdx.x & 31) == 0 && longest > 0) atomicMax(&r->max_length, longest);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     r->first = static_cast<long long>(offsets[0]);
     r->last = static_cast<long long>(offsets[segments]);
@@ -38,7 +48,7 @@ inline unsigned small_grid(long long work, int threads) {
 }
 
 /// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
-/// below 0) and returns offsets[0] and offsets[segments]. Synchronizes the stream, so it is
+/// below 0) and returns offsets[0], offsets[segments] and the longest segment. Synchronizes the stream, so it is
 /// refused under graph capture (algo::uniform_offsets needs no check and no synchronization).
 template <class OffIt>
 offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
@@ -51,7 +61,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
   auto* r = tmp.as<offsets_check>();
   // bad_at starts at LLONG_MAX, so that atomicMin keeps the first bad segment seen
-  const offsets_check start{0, 0, 0x7fffffffffffffffLL};
+  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0};
   cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
   cuda::check_launch(name, "write_value_kernel");
   check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
@@ -61,7 +71,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
     fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
                    "] < offsets[" + std::to_string(got.bad_at) + "])");
   if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
-  return offsets_info{got.first, got.last};
+  return offsets_info{got.first, got.last, got.max_length};
 }
 
 template <class OffIt>

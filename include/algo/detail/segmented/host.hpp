@@ -16,6 +16,7 @@ namespace algo::detail::segmented {
 /// offsets[0] and offsets[segments], after checking that they do not decrease.
 struct offsets_info {
   std::int64_t first = 0, last = 0;
+  std::int64_t max_length = -1;  // the longest segment, where the check found it (-1: not known)
 };
 
 template <class OffIt>

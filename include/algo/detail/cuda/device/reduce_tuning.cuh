@@ -88,8 +88,9 @@ int resident_blocks(const char* algorithm, Kernel kernel, int threads, int cap_p
 }
 
 /// Lays out n elements (read from `offset` positions past a 16-byte boundary on the vector path)
-/// over at most max_blocks blocks of `warps` warps.
-inline reduce_layout make_reduce_layout(std::int64_t n, int offset, int items, int warps, int min_tiles_per_warp,
+/// over at most max_blocks blocks of `warps` warps (host and device: the block-per-segment reduce
+/// lays out each segment on the device).
+__host__ __device__ inline reduce_layout make_reduce_layout(std::int64_t n, int offset, int items, int warps, int min_tiles_per_warp,
                                         int max_blocks) {
   reduce_layout L;
   L.n = n;
@@ -99,10 +100,11 @@ inline reduce_layout make_reduce_layout(std::int64_t n, int offset, int items, i
   const std::int64_t ti = L.tile_items();
   L.tiles = (L.virtual_n + ti - 1) / ti;
   L.full_begin = L.offset > 0 ? 1 : 0;
-  L.full_end = std::max<std::int64_t>(L.virtual_n / ti, L.full_begin);
+  L.full_end = L.virtual_n / ti > L.full_begin ? L.virtual_n / ti : L.full_begin;
   const std::int64_t per_block = static_cast<std::int64_t>(warps) * min_tiles_per_warp;
   const std::int64_t want = (L.tiles + per_block - 1) / per_block;
-  L.blocks = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(want, max_blocks)));
+  const std::int64_t capped = want < max_blocks ? want : max_blocks;
+  L.blocks = static_cast<int>(capped > 1 ? capped : 1);
   L.warps_per_block = warps;
   const std::int64_t g = static_cast<std::int64_t>(L.blocks) * warps;
   L.tiles_per_warp = L.tiles / g;
