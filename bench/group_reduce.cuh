@@ -11,7 +11,7 @@
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
 //   oa tuning: ...              (f32) the default strategy with other build tunings
-//                               (detail/group/device.cuh, oa_tuning): a report every 16 records a
+//                               (detail/group/build.cuh, oa_tuning): a report every 16 records a
 //                               thread instead of 4; a 2 MB or 32 MB first table instead of 64 MB; no
 //                               shared-memory table in front; the first two together; records
 //                               grouped first into 32 or 128 partitions by hash (each owning one

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Functional emulation of anchored_look_back (include/algo/detail/cuda/device/
+"""Functional emulation of anchored_look_back (include/algo/detail/cuda/scan/
 deterministic_lookback.cuh), line by line (keep the two in step), with
 symbolic values: op(a, b) = ('op', a, b), A(u) = ('A', u), init = ('init',) or absent.
 Random adversarial schedules (tiles start in ticket order; any started tile may be advanced by one

@@ -74,7 +74,7 @@ struct two_level_t : detail::strategy<detail::scan_strategy_tag, 2> {};
 /// last bits from run to run.
 struct decoupled_lookback_t : detail::strategy<detail::scan_strategy_tag, 3> {};
 /// Single pass like decoupled_lookback, with a look-back whose grouping does not depend on timing:
-/// results are bitwise identical from run to run (device/deterministic_lookback.cuh).
+/// results are bitwise identical from run to run (detail/cuda/scan/deterministic_lookback.cuh).
 struct deterministic_lookback_t : detail::strategy<detail::scan_strategy_tag, 4> {};
 /// The default: decoupled_lookback, except for floating-point accumulators of at most 4 bytes
 /// (float), which take deterministic_lookback: bitwise reproducible there at 1-2 % of the time

@@ -274,7 +274,7 @@ TEST_CASE("hash layer: chained table insert / find", "[cuda][hash][chained]") {
   }
 }
 
-// ---- the build's tunings that the bench times beside the default (detail/group/device.cuh) ----------
+// ---- the build's tunings that the bench times beside the default (detail/group/build.cuh) -----------
 namespace {
 /// Records grouped into 32 partitions first (each owning one region of the table).
 struct partitions32 : algo::detail::group::oa_tuning {

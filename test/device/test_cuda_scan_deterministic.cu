@@ -1,4 +1,4 @@
-// algo::cuda scans with the deterministic_lookback strategy (device/deterministic_lookback.cuh):
+// algo::cuda scans with the deterministic_lookback strategy (detail/cuda/scan/deterministic_lookback.cuh):
 //   correctness  the full battery of test/support/device_checks.cuh (every overload, in place,
 //                device_vector, fancy iterators in and out, discard output, a non-blocking stream)
 //                on int32, float, double, the non-commutative affine maps and big32 (split tile

@@ -1,7 +1,7 @@
 // algo::cuda reductions: the in-house kernels (no CUB or Thrust call on this path).
 //
 // The policy's types pick everything at compile time, by overload:
-//   reduce_strategy   two_pass | atomic | retirement_count (default) | locked   (device/reduce_*.cuh)
+//   reduce_strategy   two_pass | atomic | retirement_count (default) | locked   (reduce/reduce_*.cuh)
 //   warp_phase        smem (volatile shared memory) | shfl (shuffles, default)  (warp/warp_reduce.cuh)
 // and the input picks the loads: 16-byte vectors for pointers to fundamental types (thrust device
 // pointers and vector iterators included, and our transform / zip adaptors over them), element-wise
@@ -25,12 +25,12 @@
 #include "../../functional.hpp"
 #include "../../policy.hpp"
 #include "../iterator.hpp"
-#include "device/reduce_atomic.cuh"
-#include "device/reduce_locked.cuh"
-#include "device/reduce_range.cuh"
-#include "device/reduce_retirement.cuh"
-#include "device/reduce_tuning.cuh"
-#include "device/reduce_two_pass.cuh"
+#include "reduce/reduce_atomic.cuh"
+#include "reduce/reduce_locked.cuh"
+#include "reduce/reduce_range.cuh"
+#include "reduce/reduce_retirement.cuh"
+#include "reduce/reduce_tuning.cuh"
+#include "reduce/reduce_two_pass.cuh"
 #include "pointer.cuh"
 #include "runtime.cuh"
 #include "thread/load.cuh"

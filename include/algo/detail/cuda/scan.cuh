@@ -5,12 +5,12 @@
 //                                                           deterministic look-back for float sums and
 //                                                           other <= 4-byte floating-point accumulators;
 //                                                           shuffle warp scans
-//   algo::cuda.with(algo::scan_strategy::scan_then_fan)     device/scan_then_fan.cuh      (4 passes)
-//   algo::cuda.with(algo::scan_strategy::reduce_then_scan)  device/reduce_then_scan.cuh   (3 passes)
-//   algo::cuda.with(algo::scan_strategy::two_level)         device/two_level.cuh          (2 + spine)
-//   algo::cuda.with(algo::scan_strategy::decoupled_lookback) device/decoupled_lookback.cuh (2, 1 launch)
+//   algo::cuda.with(algo::scan_strategy::scan_then_fan)     scan/scan_then_fan.cuh        (4 passes)
+//   algo::cuda.with(algo::scan_strategy::reduce_then_scan)  scan/reduce_then_scan.cuh     (3 passes)
+//   algo::cuda.with(algo::scan_strategy::two_level)         scan/two_level.cuh            (2 + spine)
+//   algo::cuda.with(algo::scan_strategy::decoupled_lookback) scan/decoupled_lookback.cuh (2, 1 launch)
 //   algo::cuda.with(algo::scan_strategy::deterministic_lookback)
-//                                                           device/deterministic_lookback.cuh (2, 1 launch,
+//                                                           scan/deterministic_lookback.cuh (2, 1 launch,
 //                                                           bitwise reproducible)
 //   ... .with(algo::warp_phase::smem)                       volatile shared-memory warp scans
 //   ... .with(algo::block_scan::kogge_stone)                block/block_scan_kogge_stone.cuh
@@ -18,9 +18,9 @@
 //                                                           (default warp_scans: block/block_scan.cuh)
 //
 // Layers: thread/thread_scan.cuh -> warp/warp_scan.cuh -> block/block_scan*.cuh (chosen in
-// block/block_scan_select.cuh; + block_load_store.cuh) -> device/scan_tile.cuh ->
-// device/<strategy>.cuh; tuning in device/scan_config.cuh. Every strategy runs with every block
-// scan and warp phase.
+// block/block_scan_select.cuh; + block_load_store.cuh) -> scan/scan_tile.cuh ->
+// scan/<strategy>.cuh; tuning in scan/scan_config.cuh; the look-backs' tile state in
+// lookback/tile_state.cuh. Every strategy runs with every block scan and warp phase.
 #pragma once
 
 #include <cstdint>
@@ -29,12 +29,12 @@
 #include "../../policy.hpp"
 #include "../iterator.hpp"
 #include "../scan_kind.hpp"
-#include "device/decoupled_lookback.cuh"
-#include "device/deterministic_lookback.cuh"
-#include "device/reduce_then_scan.cuh"
-#include "device/scan_then_fan.cuh"
-#include "device/scan_tile.cuh"
-#include "device/two_level.cuh"
+#include "scan/decoupled_lookback.cuh"
+#include "scan/deterministic_lookback.cuh"
+#include "scan/reduce_then_scan.cuh"
+#include "scan/scan_then_fan.cuh"
+#include "scan/scan_tile.cuh"
+#include "scan/two_level.cuh"
 
 namespace algo::detail {
 namespace cuda {

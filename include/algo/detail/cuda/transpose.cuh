@@ -1,9 +1,9 @@
-// algo::cuda transpose: the in-house kernels (device/transpose_*.cuh), chosen by the policy's
+// algo::cuda transpose: the in-house kernels (transpose/transpose_*.cuh), chosen by the policy's
 // transpose_strategy type (policy.hpp), never by a run-time switch:
 //
-//   naive_row, naive_col, unrolled, diagonal   device/transpose_naive.cuh
-//   tiled, tiled_padded                        device/transpose_tiled.cuh
-//   fast (the default)                         device/transpose_fast.cuh
+//   naive_row, naive_col, unrolled, diagonal   transpose/transpose_naive.cuh
+//   tiled, tiled_padded                        transpose/transpose_tiled.cuh
+//   fast (the default)                         transpose/transpose_fast.cuh
 //
 // Raw pointers (also thrust::device_ptr and device_vector iterators) to the same trivially
 // copyable type of 1, 2, 4, 8 or 16 bytes are moved as unsigned words of that size, so every type
@@ -19,11 +19,11 @@
 
 #include "../../policy.hpp"
 #include "../transpose_shape.hpp"
-#include "device/transpose_common.cuh"
-#include "device/transpose_copy.cuh"
-#include "device/transpose_fast.cuh"
-#include "device/transpose_naive.cuh"
-#include "device/transpose_tiled.cuh"
+#include "transpose/transpose_common.cuh"
+#include "transpose/transpose_copy.cuh"
+#include "transpose/transpose_fast.cuh"
+#include "transpose/transpose_naive.cuh"
+#include "transpose/transpose_tiled.cuh"
 #include "pointer.cuh"
 
 namespace algo::detail::cuda::transpose_kernels {

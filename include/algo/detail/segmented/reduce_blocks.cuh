@@ -1,5 +1,5 @@
 // algo::cuda's segmented_reduce over offsets in memory whose segments are all long: one block per
-// segment, the reduce's own block agent on it (cuda/device/reduce_range.cuh: 16-byte loads from the
+// segment, the reduce's own block agent on it (cuda/reduce/reduce_range.cuh: 16-byte loads from the
 // segment's own alignment, every load in flight before the first fold, operands in order), as CUB's
 // block-per-segment reduce reads them; nothing is staged or scanned (the merge path's load, walk,
 // join and tile prefix are what cost it half CUB's speed at 4096 elements a segment).
@@ -20,8 +20,8 @@
 #include <type_traits>
 
 #include "../../functional.hpp"
-#include "../cuda/device/reduce_range.cuh"
-#include "../cuda/device/reduce_tuning.cuh"
+#include "../cuda/reduce/reduce_range.cuh"
+#include "../cuda/reduce/reduce_tuning.cuh"
 #include "../cuda/reduce.cuh"
 #include "../cuda/runtime.cuh"
 

@@ -1,6 +1,6 @@
 // algo::cuda's segmented_reduce over segments of one long length (algo::uniform_offsets(L) with
 // L >= long_length): each segment is a reduce, so the reduce's own block agent
-// (cuda/device/reduce_range.cuh: 16-byte loads, all in flight before the first fold, operands in
+// (cuda/reduce/reduce_range.cuh: 16-byte loads, all in flight before the first fold, operands in
 // order) reads it, as CUB's block-per-segment reduce does, and nothing is staged or scanned.
 //
 //   blocks     grid (chunks, segments): block (c, k) folds chunk c of segment k, the reduce's
@@ -16,8 +16,8 @@
 #include <type_traits>
 
 #include "../../functional.hpp"
-#include "../cuda/device/reduce_range.cuh"
-#include "../cuda/device/reduce_tuning.cuh"
+#include "../cuda/reduce/reduce_range.cuh"
+#include "../cuda/reduce/reduce_tuning.cuh"
 #include "../cuda/reduce.cuh"
 #include "../cuda/runtime.cuh"
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "../cuda/block/block_load_store.cuh"
-#include "../cuda/device/scan_tile.cuh"
+#include "../cuda/scan/scan_tile.cuh"
 #include "lifted.hpp"
 
 namespace algo::detail::segmented {

@@ -1,5 +1,5 @@
 // The policy's block-scan tag (algo::block_scan::<tag>, policy.hpp) -> the block scan class the
-// device scans run (device/scan_tile.cuh's tile_traits). Chosen by type, never at run time.
+// device scans run (scan/scan_tile.cuh's tile_traits). Chosen by type, never at run time.
 //
 //   algo::block_scan::warp_scans_t   block_scan<T, Threads, Phase>        block_scan.cuh (default)
 //   algo::block_scan::kogge_stone_t  block_scan_kogge_stone<T, Threads>   block_scan_kogge_stone.cuh

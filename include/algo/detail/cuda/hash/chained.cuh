@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "../device/reduce_sync.cuh"
+#include "../reduce/reduce_sync.cuh"
 #include "lock.cuh"
 #include "probe.cuh"
 

@@ -17,7 +17,7 @@
 
 #include "../../group/ops.hpp"
 #include "../../iterator.hpp"
-#include "../device/reduce_sync.cuh"
+#include "../reduce/reduce_sync.cuh"
 #include "lock.cuh"
 
 namespace algo::detail::cuda::hash {

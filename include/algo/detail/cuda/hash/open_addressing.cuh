@@ -26,7 +26,7 @@
 
 #include <cuda/atomic>
 
-#include "../device/reduce_sync.cuh"
+#include "../reduce/reduce_sync.cuh"
 #include "combine.cuh"
 #include "probe.cuh"
 

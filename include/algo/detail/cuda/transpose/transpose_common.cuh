@@ -1,4 +1,4 @@
-// Pieces shared by the algo::cuda transpose kernels (device/transpose_*.cuh):
+// Pieces shared by the algo::cuda transpose kernels (transpose/transpose_*.cuh):
 //   word_t<E>        the unsigned word an E-byte element is moved as (E = 1, 2, 4, 8, 16)
 //   block_grid       blocks (or tiles) of every matrix of a batch, numbered in one grid dimension
 //   vector helpers   16-byte vectors: element get/set, byte permutes, small register transposes

@@ -28,7 +28,7 @@
 #include "../thread/shuffle.cuh"
 #include "../warp/warp_scan.cuh"
 #include "scan_tile.cuh"
-#include "tile_state.cuh"
+#include "../lookback/tile_state.cuh"
 
 namespace algo::detail::cuda {
 

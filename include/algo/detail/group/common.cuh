@@ -1,0 +1,82 @@
+// group_reduce on algo::cuda, what its passes share (split from detail/group/device.cuh): the device
+// view of an iterator, the build's status (which also carries the rank pass's group count), the
+// block shape of every pass, grid sizes, a block's exclusive sum, and the hash the global table sees.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "../cuda/hash/probe.cuh"
+#include "../cuda/pointer.cuh"
+
+namespace algo::detail::group {
+
+namespace hc = ::algo::detail::cuda::hash;
+
+/// A raw pointer for contiguous device iterators, the iterator itself otherwise.
+template <class It>
+auto device_view(It it) {
+  auto p = raw_address(it);
+  if constexpr (std::is_same<decltype(p), std::nullptr_t>::value) return it;
+  else return p;
+}
+
+struct build_status {
+  unsigned long long claimed;  // global slots claimed (distinct keys so far)
+  unsigned long long tiles;    // tiles taken
+  unsigned long long records;  // records whose new keys `claimed` counts (reported with them; not
+                               // the tiles taken, which also count the tiles in flight at a stop)
+  unsigned long long total;    // groups counted by the rank pass
+  unsigned abort;              // 1: the table passed its load limit or was full: build again, larger
+  unsigned pad;
+};
+
+inline constexpr int threads = 256;
+inline constexpr int items = 16;
+inline constexpr long long tile = threads * items;
+inline constexpr int rank_words_per_thread = 8;
+inline constexpr long long rank_chunk = threads * rank_words_per_thread;  // words per block
+
+inline unsigned grid_for(long long work, int per_block = threads) {
+  const long long b = (work + per_block - 1) / per_block;
+  return static_cast<unsigned>(std::max<long long>(1, std::min<long long>(b, 65535LL * 8)));
+}
+
+// ---- block helpers --------------------------------------------------------------------------------
+/// Exclusive sum over the block's 256 threads (all must call); *total receives the block's sum.
+__device__ inline unsigned long long block_exclusive_sum(unsigned long long x, unsigned long long* smem /*[9]*/,
+                                                         unsigned long long* total) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned long long inc = x;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned long long y = __shfl_up_sync(0xffffffffu, inc, d);
+    if (lane >= d) inc += y;
+  }
+  if (lane == 31) smem[warp] = inc;
+  __syncthreads();
+  if (warp == 0) {
+    unsigned long long w = lane < threads / 32 ? smem[lane] : 0ull;
+    unsigned long long winc = w;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const unsigned long long y = __shfl_up_sync(0xffffffffu, winc, d);
+      if (lane >= d) winc += y;
+    }
+    if (lane < threads / 32) smem[lane] = winc - w;
+    if (lane == threads / 32 - 1) smem[threads / 32] = winc;
+  }
+  __syncthreads();
+  const unsigned long long r = smem[warp] + inc - x;
+  *total = smem[threads / 32];
+  __syncthreads();
+  return r;
+}
+
+/// The hash the global table sees: the mixed hash itself (home slot: its low bits), or with the
+/// partition pre-pass the hash shifted right by 64 - log2(capacity) (home slot: its top bits).
+__device__ __forceinline__ std::uint64_t global_hash(std::uint64_t h, int shift) { return shift ? h >> shift : h; }
+
+}  // namespace algo::detail::group
