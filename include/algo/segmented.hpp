@@ -319,12 +319,11 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
   segmented_reduce_lifted(policy, first, offsets, segments, info, out, init, op, init_as_t);
 }
 #if ALGO_HAS_CUDA
-/// algo::cuda with its default scan strategy: uniform_offsets(L) with L >= 4096, the reduce's block
-/// agent on each segment (detail/segmented/reduce_long.cuh); offsets in memory with long segments
-/// (at least 2048 elements on average, none over four times that, as many segments as SMs: known
-/// from the offsets check), one block per segment (detail/segmented/reduce_blocks.cuh); any other
-/// offsets, the balanced
-/// merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
+/// algo::cuda with its default scan strategy: long segments (at least 2048 elements on average, none
+/// over four times that, at least as many segments as SMs: uniform_offsets' length, or what the
+/// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
+/// fewer uniform segments of 4096 or more, each split over several blocks
+/// (detail/segmented/reduce_long.cuh); any other offsets, the balanced merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
 template <class W, class R, class Tr, class B, class G, class InIt, class OffIt, class OutIt, class Acc, class Op,
@@ -332,19 +331,24 @@ template <class W, class R, class Tr, class B, class G, class InIt, class OffIt,
 void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B, G>& policy, InIt first, OffIt offsets,
                       std::int64_t segments, const seg::offsets_info& info, OutIt out, const Acc& init, Op op,
                       const T& init_as_t) {
+  const int sm_count = cuda::current_device_info().sm_count;
   if constexpr (std::is_same<OffIt, uniform_offsets_iterator>::value) {
     const std::int64_t length = offsets.functor().length;
-    if (length >= seg::long_segments::long_length) {
+    // enough long segments to fill the device: one block per segment (below); fewer: each split
+    // over several blocks
+    if (length >= seg::long_segments::long_length && segments < sm_count) {
       seg::long_segments::reduce<W>("segmented_reduce", policy, first + info.first, length, segments,
                                     kernel_view(policy, out), init, op);
       return;
     }
   }
-  if constexpr (!std::is_same<OffIt, uniform_offsets_iterator>::value) {
-    // offsets in memory whose segments are all long (the check that read them back found the
-    // longest): one block per segment
-    if (seg::segment_blocks::suits(segments, info.last - info.first, info.max_length,
-                                   cuda::current_device_info().sm_count)) {
+  {
+    // segments all long (uniform_offsets: the length; offsets in memory: the longest, found by the
+    // check that read them back): one block per segment
+    const std::int64_t longest = std::is_same<OffIt, uniform_offsets_iterator>::value
+                                     ? (segments > 0 ? (info.last - info.first) / segments : 0)
+                                     : info.max_length;
+    if (seg::segment_blocks::suits(segments, info.last - info.first, longest, sm_count)) {
       seg::segment_blocks::reduce<W>("segmented_reduce", policy, kernel_view(policy, first + info.first),
                                      kernel_view(policy, offsets),
                                      info.first, segments, kernel_view(policy, out), init, op, init_as_t);

@@ -884,7 +884,7 @@ void check_long_uniform(const Policy& policy) {
   struct shape {
     std::int64_t L, S, first;
   };
-  const std::vector<shape> shapes = {{4096, 37, 0}, {4096, 37, 1}, {5001, 20, 3}, {8192, 3, 2},
+  const std::vector<shape> shapes = {{4096, 37, 0}, {4096, 37, 1}, {5001, 20, 3}, {8192, 3, 2}, {4096, 300, 1}, {2500, 400, 0},
                                      {(std::int64_t(1) << 20) + 4, 3, 0}, {(std::int64_t(1) << 20) + 3, 2, 1}};
   for (const shape& sh : shapes) {
     const std::int64_t n = sh.first + sh.L * sh.S + 3;
