@@ -15,7 +15,10 @@
 //      ncclRecv (an all-to-all), and each received chunk is copied into its columns of `out`
 //      (cudaMemcpy2DAsync; NCCL moves only contiguous bytes). Three streams: the caller's (the
 //      transposes), one for NCCL and one for the copies, chained by events, so the exchange of chunk
-//      k overlaps the transposes of chunk k + 1 and the copies of chunk k - 1.
+//      k overlaps the transposes of chunk k + 1 and the copies of chunk k - 1;
+//   3. a closing status all-gather on the NCCL stream (no host wait): a rank whose local step failed
+//      in step 1 or 2 still posted every send and receive, and says so here; a one-warp check leaves
+//      the failure for algo::synchronize on every rank.
 #pragma once
 
 #include <cuda_runtime_api.h>
