@@ -10,11 +10,11 @@
 //   .async(q)                 on async queue q: scans and transpose return without waiting
 //   .with(algo::acc_reduce::gang_partials)   no reduction clause, gang partials for every operator
 //
-// README, section "OpenACC", says what it is for and what it costs next to algo::cuda.
+// docs/openacc.md says what it is for and what it costs next to algo::cuda.
 #pragma once
 
 #if !defined(_OPENACC)
-#  error "<algo/acc.hpp>: algo::acc needs an OpenACC compiler (g++ -fopenacc; README, section OpenACC)"
+#  error "<algo/acc.hpp>: algo::acc needs an OpenACC compiler (g++ -fopenacc; docs/openacc.md)"
 #endif
 
 #include "algo.hpp"

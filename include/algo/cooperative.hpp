@@ -1,7 +1,7 @@
 // Inside your own kernels (nvcc translation units only): the collectives that the in-house device
 // algorithms are built of, offered to users as CUB offers BlockScan / WarpReduce, and execution
 // policies that name the calling group, so that algo::inclusive_scan, exclusive_scan, reduce and
-// transform_reduce run inside a __global__ or __device__ function. README, "Inside your own kernels".
+// transform_reduce run inside a __global__ or __device__ function. docs/kernels.md.
 //
 // ---- collectives (one object per call site, over a temp_storage in shared memory) ----------------
 //   algo::warp_scan<T, Lanes, Phase>          scan over the lanes of a (logical) warp

@@ -10,7 +10,7 @@
 // with its own local range (any length, zero included); the global sequence is the concatenation of
 // the local ranges in rank order. Operators need only be associative (non-commutative ones are
 // folded in rank order). Bad input on any rank makes every rank throw the same algo::error, naming
-// the rank and the problem, before any output is written (README, "Several GPUs").
+// the rank and the problem, before any output is written (docs/multi-gpu.md).
 #pragma once
 
 #include "detail/config.hpp"
@@ -67,7 +67,7 @@ struct nccl_policy {
     return p;
   }
   /// Wait at most `d` for the other ranks (a rank that failed, exited or never made the call);
-  /// after such a timeout the communicator must be aborted (README, "Several GPUs").
+  /// after such a timeout the communicator must be aborted (docs/multi-gpu.md).
   template <class Rep, class Period>
   nccl_policy timeout(std::chrono::duration<Rep, Period> d) const {
     nccl_policy p = *this;

@@ -78,7 +78,7 @@ struct decoupled_lookback_t : detail::strategy<detail::scan_strategy_tag, 3> {};
 struct deterministic_lookback_t : detail::strategy<detail::scan_strategy_tag, 4> {};
 /// The default: decoupled_lookback, except for floating-point accumulators of at most 4 bytes
 /// (float), which take deterministic_lookback: bitwise reproducible there at 1-2 % of the time
-/// at 2^26-2^28 (double would pay 5-6 %, over the 3 % allowed for a default; README, Determinism).
+/// at 2^26-2^28 (double would pay 5-6 %, over the 3 % allowed for a default; docs/determinism.md).
 struct automatic_t : detail::strategy<detail::scan_strategy_tag, 5> {};
 /// The default scan strategy (automatic_t).
 inline constexpr automatic_t automatic{};
@@ -281,7 +281,7 @@ inline constexpr cuda_policy<> cuda{};
 #endif
 
 #if ALGO_HAS_OPENACC
-/// Where algo::acc finds the data it is given (README, "OpenACC").
+/// Where algo::acc finds the data it is given (docs/openacc.md).
 namespace acc_data {
 /// Host addresses. Data a data construct (or enter data) has made present is used where it is on
 /// the device, with no transfer; anything else is copied in for the call (inputs) and out at its

@@ -2,7 +2,7 @@
 //
 //   transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op [, init])
 //   transform_exclusive_scan(policy, first, last, d_first, init, binary_op, unary_op)
-//       C++17 argument order (Thrust puts unary_op first: see the README, "Coming from Thrust").
+//       C++17 argument order (Thrust puts unary_op first: see docs/thrust.md).
 //       One fused pass: the scan reads unary_op(in[i]) through a transform iterator, so algo::cuda
 //       runs its own scan kernel over it (nothing is materialized), algo::cub hands CUB the same.
 //   exclusive_scan(policy, first, last, d_first)

@@ -90,7 +90,7 @@ inline std::uint64_t hash_name(std::uint64_t h, const char* s) {
 }
 /// Value type, accumulator type and operator type (scans and reductions: ranks folding with
 /// different operators are an error, not different results), by name. The operator's state and
-/// `init` are not in it: they must be the same on every rank (README, "Several GPUs").
+/// `init` are not in it: they must be the same on every rank (docs/multi-gpu.md).
 template <class V, class Acc, class Op = void>
 std::uint64_t type_hash() {
   std::uint64_t h = 1469598103934665603ull;

@@ -174,7 +174,7 @@ class relaxed_capture_mode {
 /// wait (reduce_into, transpose) leave an error they find on the device (mapped host memory:
 /// [flag: 4 bytes][nranks: 4][algorithm: 4] ... the records at 64).
 /// Keyed by the ncclComm_t and kept after ncclCommDestroy (a few hundred bytes per rank and two
-/// streams); algo::nccl_release(comm) frees them (README, "Several GPUs").
+/// streams); algo::nccl_release(comm) frees them (docs/multi-gpu.md).
 struct comm_resources {
   int device = -1;
   int nranks = 0;
