@@ -472,6 +472,47 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   return out + info.last;
 }
 
+#if ALGO_HAS_CUDA
+/// algo::cuda's default policy over offsets in memory, input and output in contiguous storage: the
+/// block-per-segment kernel may be queued behind the offsets check (detail/segmented/reduce_blocks.cuh,
+/// `speculation`).
+template <class Policy, class InIt, class OffIt, class OutIt>
+inline constexpr bool speculates_v = false;
+template <class W, class R, class Tr, class B, class G, class InIt, class OffIt, class OutIt>
+inline constexpr bool speculates_v<cuda_policy<scan_strategy::automatic_t, W, R, Tr, B, G>, InIt, OffIt, OutIt> =
+    !std::is_same<OffIt, uniform_offsets_iterator>::value &&
+    std::is_pointer<decltype(raw_address(std::declval<const InIt&>()))>::value &&
+    std::is_pointer<decltype(raw_address(std::declval<const OutIt&>()))>::value;
+
+/// Queues the block-per-segment kernel behind the offsets check `check` (it writes only when the
+/// check finds long, good segments and no overlap); false when it queued nothing.
+template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>
+bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
+                              OutIt out, const T& init, Op op, const seg::offsets_check* check) {
+  const int sm_count = cuda::current_device_info().sm_count;
+  if (segments < sm_count) return false;  // never long enough (seg::segment_blocks::suits)
+  try {
+    check_iterator(name, "input", policy, first, 1);  // a pointer the device reaches (else the checks after the wait say why)
+  } catch (...) {
+    return false;
+  }
+  const auto* in = raw_address(first);
+  const auto* o = raw_address(out);
+  seg::segment_blocks::speculation spec;
+  spec.check = check;
+  spec.sm_count = sm_count;
+  spec.in = reinterpret_cast<const char*>(in);
+  spec.in_size = sizeof(*in);
+  spec.out = reinterpret_cast<const char*>(o);
+  spec.out_bytes = static_cast<std::size_t>(segments) * sizeof(*o);
+  seg::segment_blocks::reduce<typename Policy::warp_phase>(name, policy, kernel_view(policy, first),
+                                                           kernel_view(policy, offsets), 0, segments,
+                                                           kernel_view(policy, out), static_cast<Acc>(init), op, init,
+                                                           spec);
+  return true;
+}
+#endif
+
 template <class Acc, class T, class Policy, class InIt, class OffIt, class OutIt, class Op>
 void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out,
                             const T& init, Op op) {
@@ -480,11 +521,29 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
   check_iterator(name, "offsets", policy, offsets_first, segments + 1);
   check_iterator(name, "output", policy, out, segments);
   if (segments == 0) return;
-  const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
+  if (proven_overlap(offsets_first, segments + 1, out, segments)) fail(name, "the output overlaps the offsets");
+  seg::offsets_info info;
+  bool queued = false;  // the block-per-segment kernel went out behind the check
+#if ALGO_HAS_CUDA
+  if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
+    info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
+                                    [&](const seg::offsets_check* check) {
+                                      queued = speculate_segment_blocks<Acc>(name, policy, first, offsets_first,
+                                                                             segments, out, init, op, check);
+                                    });
+  } else {
+    info = read_offsets(name, policy, offsets_first, segments);
+  }
+#else
+  info = read_offsets(name, policy, offsets_first, segments);
+#endif
   const std::int64_t n = info.last - info.first;
   check_iterator(name, "input", policy, first + info.first, n);
   if (proven_overlap(first + info.first, n, out, segments)) fail(name, "the output overlaps the input");
-  if (proven_overlap(offsets_first, segments + 1, out, segments)) fail(name, "the output overlaps the offsets");
+#if ALGO_HAS_CUDA
+  // the queued kernel wrote the result when the same test holds on the host
+  if (queued && seg::segment_blocks::suits(segments, n, info.max_length, cuda::current_device_info().sm_count)) return;
+#endif
   detail::segmented_reduce(policy, first, offsets_first, segments, info, out, static_cast<Acc>(init), op, init);
 }
 

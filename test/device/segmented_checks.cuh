@@ -997,6 +997,32 @@ void check_long_in_memory(const Policy& policy) {
       for (std::size_t i = 0; i < h_x.size(); ++i) fx[i] = flip{}(h_x[i]);
       expect_equal("vs host", red.download(), ref_segmented_reduce<std::int32_t>(fx, h_o, std::int32_t(-3), algo::plus<>{}));
     }
+    if (!sh.skewed && sh.S >= 300) {
+      // algo::cuda queues the block-per-segment kernel before the host has the offsets' verdict:
+      // bad offsets, and an output inside the input, must still raise before anything is written
+      INFO("policy " << policy_name<Policy>() << ", long segments in memory: bad input raises, nothing written");
+      const auto h_x = random_vector<float>(un, 77);
+      device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
+      std::vector<std::int64_t> h_bad = h_o;
+      std::swap(h_bad[static_cast<std::size_t>(sh.S / 2)], h_bad[static_cast<std::size_t>(sh.S / 2 + 1)]);
+      device_buffer<std::int64_t> bad(h_bad);
+      bool threw = false;
+      try {
+        algo::segmented_reduce(policy, x.begin(), bad.begin(), bad.end(), red.begin(), 0.0f);
+      } catch (const algo::error& e) {
+        threw = std::string(e.what()).find("offsets decrease") != std::string::npos;
+      }
+      CHECK(threw);
+      CHECK(red.untouched());
+      threw = false;
+      try {
+        algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), x.begin() + 1000, 0.0f);
+      } catch (const algo::error& e) {
+        threw = std::string(e.what()).find("the output overlaps the input") != std::string::npos;
+      }
+      CHECK(threw);
+      CHECK(x.download() == h_x);
+    }
   }
   require_device_ok("end of check_long_in_memory");
 }

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "../../error.hpp"
@@ -50,9 +51,12 @@ inline unsigned small_grid(long long work, int threads) {
 /// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
 /// below 0) and returns offsets[0], offsets[segments] and the longest segment. Synchronizes the stream, so it is
 /// refused under graph capture (algo::uniform_offsets needs no check and no synchronization).
-template <class OffIt>
+/// `queued(const offsets_check*)` runs once the check is queued and before the host waits for it:
+/// what it queues after the check can read the check's verdict on the device (segmented_reduce's
+/// block-per-segment kernel does, so the wait overlaps it).
+template <class OffIt, class Queued>
 offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
-                                 std::int64_t segments) {
+                                 std::int64_t segments, Queued&& queued) {
   if (cuda::stream_is_capturing(policy.stream, name))
     fail(name,
          "reads the ends of device-resident offsets back to the host (the number of elements), which needs a "
@@ -66,12 +70,33 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   cuda::check_launch(name, "write_value_kernel");
   check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
   cuda::check_launch(name, "check_offsets_kernel");
-  const offsets_check got = cuda::copy_to_host(name, r, policy.stream);
+  // the verdict comes back through pinned memory, and the host waits for that copy alone (an event
+  // after it), not for what `queued` adds behind it
+  thread_local cuda::pinned_host_block staging_block;
+  auto* staging = static_cast<offsets_check*>(staging_block.at_least(name, sizeof(offsets_check), cudaHostAllocDefault));
+  check_cuda(cudaMemcpyAsync(staging, r, sizeof(offsets_check), cudaMemcpyDeviceToHost, policy.stream), name,
+             "cudaMemcpyAsync");
+  cudaEvent_t copied = nullptr;
+  check_cuda(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), name, "cudaEventCreate");
+  struct event_owner {
+    cudaEvent_t e;
+    ~event_owner() { cudaEventDestroy(e); }
+  } owner{copied};
+  check_cuda(cudaEventRecord(copied, policy.stream), name, "cudaEventRecord");
+  queued(static_cast<const offsets_check*>(r));
+  check_cuda(cudaEventSynchronize(copied), name, "cudaEventSynchronize");
+  offsets_check got;
+  std::memcpy(&got, staging, sizeof(got));
   if (got.bad_at != 0x7fffffffffffffffLL)
     fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
                    "] < offsets[" + std::to_string(got.bad_at) + "])");
   if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
   return offsets_info{got.first, got.last, got.max_length};
+}
+template <class OffIt>
+offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
+                                 std::int64_t segments) {
+  return read_offsets_device(name, policy, offsets, segments, [](const offsets_check*) {});
 }
 
 template <class OffIt>
