@@ -523,8 +523,8 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
   if (segments == 0) return;
   if (proven_overlap(offsets_first, segments + 1, out, segments)) fail(name, "the output overlaps the offsets");
   seg::offsets_info info;
-  bool queued = false;  // the block-per-segment kernel went out behind the check
 #if ALGO_HAS_CUDA
+  bool queued = false;  // the block-per-segment kernel went out behind the check
   if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
     info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
                                     [&](const seg::offsets_check* check) {
