@@ -1,5 +1,5 @@
 # Shared by scripts/test.sh and scripts/demo.sh (sourced, not run):
-#   algo_install_deps     apt-get what is missing (CMake, Ninja, Catch2, range-v3, GCC's nvptx offload
+#   algo_install_deps     apt-get what is missing (CMake, Ninja, Catch2, range-v3, Doxygen, GCC's nvptx offload
 #                         compiler for OpenACC), only as root and only when a registry answers
 #   algo_find_nvcc        put the CUDA toolkit's nvcc on PATH when it is installed but not there
 #   algo_fetch_cccl_next  a newer CCCL's headers (pip download of nvidia-cuda-cccl into build/deps/),
@@ -52,6 +52,7 @@ algo_install_deps() {
   command -v c++ >/dev/null || need+=(g++)
   algo_have_header catch2/catch.hpp catch2/catch_all.hpp || need+=(catch2)
   algo_have_header range/v3/all.hpp || need+=(librange-v3-dev)
+  command -v doxygen >/dev/null || need+=(doxygen)  # the API reference and its test (scripts/apidoc.sh)
   # OpenACC offloading to NVIDIA GPUs for the C++ compiler's GCC version (ALGO_OPENACC; Debian 12:
   # gcc-12-offload-nvptx + libgomp-plugin-nvptx1), where the distribution has it
   local gcc_major
