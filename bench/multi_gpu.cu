@@ -8,7 +8,7 @@
 //   multi_gpu [--gpus N] [--reps R] [--quick] [--csv file]
 //   multi_gpu --scaling [--gpus N] [--reps R] [--quick] [--csv file] [--commit id]
 //
-// --scaling (issue 26, item 6): weak and strong scaling at 1, 2 and 4 GPUs of reduce,
+// --scaling (issue 26, item 6): weak and strong scaling at 1, 2, 4 and 8 GPUs of reduce,
 // transform_reduce, inclusive_scan and transpose, each beside the cost model's prediction (sizes, the
 // model and its measured constants: the comment above run_scaling); --gpus defaults to 4 there, --reps
 // to 10, --csv to scaling.csv (mode,op,gpus,elements_total,elements_per_gpu,time_ms,model_ms,
@@ -137,12 +137,12 @@ __global__ void fixup_kernel(int* d, std::int64_t n, const int* totals, int rank
 }
 __global__ void last_kernel(const int* d, std::int64_t n, int* total) { *total = n ? d[n - 1] : 0; }
 
-// ==== --scaling: weak and strong scaling at 1, 2 and 4 GPUs, the cost model beside each figure =============
+// ==== --scaling: weak and strong scaling at 1, 2, 4 and 8 GPUs, the cost model beside each figure =============
 //
 // Sizes. Weak: 2^28 elements per GPU: reduce, transform_reduce and inclusive_scan of int32, and the
 // transpose of a (16384 G) x 16384 float matrix (2^28 floats per GPU). Strong: 2^30 int32 in all
 // (2^30 / G per GPU), and the transpose of 16384 x 16384 floats (2^28 in all: the matrix of the
-// default rows and of NOTES' predictions) split over the G GPUs. G = 1, 2, 4 (those <= --gpus and <=
+// default rows and of NOTES' predictions) split over the G GPUs. G = 1, 2, 4, 8 (those <= --gpus and <=
 // the GPUs present), each over its own communicator of the first G GPUs (ncclCommInitAll); G = 1 is
 // algo::nccl over a communicator of one, the reference of the efficiencies. transform_reduce is the
 // dot product of two int32 ranges in long long: algo::transform_reduce(p, a, a + n, b, 0LL) (plus and
@@ -278,7 +278,7 @@ int run_scaling(int want, int count, int reps, bool quick, const std::string& cs
   const auto start = std::chrono::steady_clock::now();
   const int most = std::min(want, count);
   std::vector<int> Gs;
-  for (int G : {1, 2, 4}) {
+  for (int G : {1, 2, 4, 8}) {
     if (G <= most) Gs.push_back(G);
     else std::printf("note: the %d-GPU rows are left out (%d GPU(s) present, --gpus %d)\n", G, count, want);
   }
