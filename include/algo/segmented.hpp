@@ -323,7 +323,8 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// over four times that, at least as many segments as SMs: uniform_offsets' length, or what the
 /// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
 /// fewer uniform segments of 4096 or more, each split over several blocks
-/// (detail/segmented/reduce_long.cuh); any other offsets, the balanced merge-path kernel (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
+/// (detail/segmented/reduce_long.cuh); any other offsets, the balanced merge-path kernel
+/// (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
 template <class W, class R, class Tr, class B, class G, class InIt, class OffIt, class OutIt, class Acc, class Op,
