@@ -7,31 +7,13 @@
 # Fails (exit 1, the warnings printed and kept in build/apidoc/warnings.log) on any Doxygen
 # warning, above all a public function, class, type or constant without a comment.
 # When run as root with a reachable package registry it apt-gets doxygen if it is missing
-# (Debian's package; ALGO_NO_INSTALL=1: never). scripts/test.sh does not need it.
+# (Debian's package; ALGO_NO_INSTALL=1: never), as scripts/test.sh does for the test docs_api_reference.
 # Environment: ALGO_APIDOC_DIR  output directory (default: build/apidoc; html/ and warnings.log
 #              go under it, html/ is rebuilt from scratch every run)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-install_doxygen() {
-  command -v doxygen >/dev/null && return 0
-  if [ "${ALGO_NO_INSTALL:-0}" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    algo_log "doxygen is missing; not installing (ALGO_NO_INSTALL=1, not root, or no apt-get)"
-    return 0
-  fi
-  if ! algo_registry_answers; then
-    algo_log "doxygen is missing; no package registry answers"
-    return 0
-  fi
-  algo_log "installing doxygen with apt-get"
-  local apt_opts=(-q -o Acquire::Retries=1 -o Acquire::http::Timeout=15 -o Acquire::https::Timeout=15)
-  export DEBIAN_FRONTEND=noninteractive
-  timeout 180 apt-get "${apt_opts[@]}" update >/dev/null || algo_log "apt-get update failed"
-  timeout 600 apt-get "${apt_opts[@]}" install -y --no-install-recommends doxygen >/dev/null ||
-    algo_log "could not install doxygen"
-}
-
-install_doxygen
+command -v doxygen >/dev/null || algo_apt_install doxygen
 if ! command -v doxygen >/dev/null; then
   algo_log "doxygen is not installed (Debian/Ubuntu: apt-get install doxygen)"
   exit 1

@@ -63,8 +63,15 @@ algo_install_deps() {
       dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
     done
   fi
-  [ ${#need[@]} -eq 0 ] && return 0
+  algo_apt_install "${need[@]}"
+}
 
+# algo_apt_install PKG...: apt-get the packages (one at a time: a package this distribution lacks
+# must not block the rest), only as root, only when a registry answers, never with ALGO_NO_INSTALL=1;
+# says why when it does not, and always returns 0 (callers carry on with what is installed).
+algo_apt_install() {
+  [ $# -eq 0 ] && return 0
+  local need=("$@")
   if [ "${ALGO_NO_INSTALL:-0}" = 1 ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
     algo_log "missing ${need[*]}; not installing (needs root and apt-get); carrying on without"
     return 0
@@ -81,7 +88,7 @@ algo_install_deps() {
     return 0
   fi
   local p
-  for p in "${need[@]}"; do  # one at a time: a package this distribution lacks must not block the rest
+  for p in "${need[@]}"; do
     timeout 600 apt-get "${apt_opts[@]}" install -y --no-install-recommends "$p" >/dev/null ||
       algo_log "could not install $p; carrying on without it"
   done
