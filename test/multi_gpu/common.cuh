@@ -1,12 +1,15 @@
-// Shared by the multi-GPU tests: how the global sequence is split across ranks, device buffers, and a
-// way to compare bytes across ranks (an all-gather of them).
+// Shared by the multi-GPU tests: how the global sequence is split across ranks, device buffers, a way
+// to compare bytes across ranks (an all-gather of them), and the checks of an error every rank raises.
 #pragma once
 
+#include <algo/nccl.hpp>
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -91,6 +94,37 @@ inline std::uint64_t hash_string(const std::string& s) {
     h *= 1099511628211ull;
   }
   return h;
+}
+
+// ---- errors that every rank must raise alike -------------------------------------------------------
+/// Runs `call` on every rank; expects every rank to throw an algo::error whose message contains
+/// `needle` and is the same on every rank.
+inline void expect_common_error(const rank_context& ctx, checker& ck, const std::string& what,
+                         const std::function<void()>& call, const std::string& needle) {
+  std::string message;
+  bool threw = false;
+  try {
+    call();
+  } catch (const algo::error& e) {
+    threw = true;
+    message = e.what();
+  }
+  // every rank joins the comparison (an all-gather), also one that threw nothing (its hash is the
+  // empty message's), so that a rank's missing error is a failure, never a hang
+  const std::uint64_t h = hash_string(message);
+  const bool same = same_on_all_ranks(ctx, &h, sizeof h);
+  ck.expect(threw, what + ": no algo::error was thrown");
+  if (!threw) return;
+  ck.expect(message.find(needle) != std::string::npos, what + ": message lacks '" + needle + "': " + message);
+  ck.expect(same, what + ": ranks raised different messages (this one: " + message + ")");
+  if (ctx.rank == 0) std::printf("  %s -> %s\n", what.c_str(), message.c_str());
+}
+
+/// The communicator still works: a reduce of every rank's 1000 ones.
+inline void expect_working(const rank_context& ctx, checker& ck, cudaStream_t stream, const std::string& after) {
+  dbuf<int> ones(std::vector<int>(1000, 1));
+  const int s = algo::reduce(algo::nccl(ctx.comm).on(stream), ones.p, ones.p + 1000, 0);
+  ck.expect(s == 1000 * ctx.nranks, "after " + after + ": the next reduce gave " + std::to_string(s));
 }
 
 // ---- value types and operators ----------------------------------------------------------------------

@@ -12,35 +12,8 @@
 
 namespace {
 
-/// Runs `call` on every rank; expects every rank to throw an algo::error whose message contains
-/// `needle` and is the same on every rank.
-void expect_common_error(const mg::rank_context& ctx, mg::checker& ck, const std::string& what,
-                         const std::function<void()>& call, const std::string& needle) {
-  std::string message;
-  bool threw = false;
-  try {
-    call();
-  } catch (const algo::error& e) {
-    threw = true;
-    message = e.what();
-  }
-  // every rank joins the comparison (an all-gather), also one that threw nothing (its hash is the
-  // empty message's), so that a rank's missing error is a failure, never a hang
-  const std::uint64_t h = mg::hash_string(message);
-  const bool same = mg::same_on_all_ranks(ctx, &h, sizeof h);
-  ck.expect(threw, what + ": no algo::error was thrown");
-  if (!threw) return;
-  ck.expect(message.find(needle) != std::string::npos, what + ": message lacks '" + needle + "': " + message);
-  ck.expect(same, what + ": ranks raised different messages (this one: " + message + ")");
-  if (ctx.rank == 0) std::printf("  %s -> %s\n", what.c_str(), message.c_str());
-}
-
-/// The communicator still works: a reduce of every rank's 1000 ones.
-void expect_working(const mg::rank_context& ctx, mg::checker& ck, cudaStream_t stream, const std::string& after) {
-  mg::dbuf<int> ones(std::vector<int>(1000, 1));
-  const int s = algo::reduce(algo::nccl(ctx.comm).on(stream), ones.p, ones.p + 1000, 0);
-  ck.expect(s == 1000 * ctx.nranks, "after " + after + ": the next reduce gave " + std::to_string(s));
-}
+using mg::expect_common_error;
+using mg::expect_working;
 
 void body(const mg::rank_context& ctx, mg::checker& ck) {
   cudaStream_t stream;
