@@ -655,6 +655,7 @@ int main(int argc, char** argv) {
     (void)s;
   });
   rep.add({"reduce", "i32 1024/GPU", small, "algo::cuda 1 GPU", t, small * 4.0, "algo::cuda 1 GPU"});
+  const double t_cuda_small = t;
   t = wall_ms(gpus, 1, reps * 5, [&](gpu& g, int r, int) {
     volatile int s = algo::reduce(algo::nccl(g.solo).on(g.stream), in[r], in[r] + small, 0);
     (void)s;
@@ -666,7 +667,26 @@ int main(int argc, char** argv) {
       (void)s;
     });
     rep.add({"reduce", "i32 1024/GPU", small, "algo::nccl " + gp, t, small * 4.0, "algo::cuda 1 GPU"});
-    std::printf("  small reduce: %.1f us (target <= 35 us)\n", t * 1e3);
+    const double t_small = t;
+    // issue 26's reference: one all-gather of the ranks' 256-byte blocks (what the call exchanges),
+    // alone, plus algo::cuda's own time on one GPU
+    std::vector<unsigned char*> ag(P);
+    for (int r = 0; r < P; ++r) {
+      bench::check(cudaSetDevice(r), "cudaSetDevice");
+      bench::check(cudaMalloc(&ag[r], 256 * static_cast<std::size_t>(P)), "cudaMalloc");
+    }
+    t = wall_ms(gpus, P, reps * 5, [&](gpu& g, int r, int) {
+      check_nccl(ncclAllGather(ag[r] + 256 * r, ag[r], 256, ncclUint8, g.comm, g.stream), "ncclAllGather");
+    });
+    rep.add({"reduce", "i32 1024/GPU", small, "nccl: all-gather of 256 B/rank alone " + gp, t, small * 4.0,
+             "algo::cuda 1 GPU"});
+    for (int r = 0; r < P; ++r) {
+      bench::check(cudaSetDevice(r), "cudaSetDevice");
+      bench::check(cudaFree(ag[r]), "cudaFree");
+    }
+    std::printf("  small reduce: %.1f us (target <= 35 us); all-gather alone %.1f us + algo::cuda %.1f us: %.3fx "
+                "their sum (target <= 1.1)\n",
+                t_small * 1e3, t * 1e3, t_cuda_small * 1e3, t_small / (t + t_cuda_small));
   }
 
   // ---- transpose of a 16384 x 16384 float matrix split by rows ---------------------------------------------------
@@ -732,6 +752,36 @@ int main(int argc, char** argv) {
     rep.add({"transpose", ts, R * C, "glued: geam + all-to-all + unpack " + gp, t, bytes_t, "nccl: all-to-all alone " + gp});
     std::printf("  transpose: algo::nccl is %.3fx the glued baseline (target >= 1.3), %.3fx the all-to-all alone's time (target <= 1.2)\n",
                 t / t_nccl, t_nccl / t_alone);
+    const double t_glued = t;
+    // the outputs in one algo::nccl_buffer (collective: one thread a GPU): the direct path where the
+    // peers are mapped (each block written straight into its owner's output over NVLink)
+    std::vector<algo::nccl_buffer<float>> nb(P);
+    {
+      std::vector<std::thread> th;
+      std::int64_t most = 0;
+      for (int r = 0; r < P; ++r) most = std::max(most, (part(C, r + 1) - part(C, r)) * R);
+      for (int r = 0; r < P; ++r)
+        th.emplace_back([&, r] {
+          bench::check(cudaSetDevice(gpus[r].dev), "cudaSetDevice");
+          nb[r] = algo::nccl_buffer<float>(gpus[r].comm, static_cast<std::size_t>(most));
+        });
+      for (auto& x : th) x.join();
+    }
+    t = wall_ms(gpus, P, reps, [&](gpu& g, int r, int) {
+      algo::transpose(algo::nccl(g.comm).on(g.stream), tin[r], R, C, algo::row_range{part(R, r), part(R, r + 1)},
+                      nb[r].data(), algo::row_range{part(C, r), part(C, r + 1)});
+    });
+    const std::string direct_label = std::string("algo::nccl into nccl_buffer (") +
+                                     (nb[0].direct() ? "direct" : "not mapped: all-to-all") + ") " + gp;
+    rep.add({"transpose", ts, R * C, direct_label, t, bytes_t, "nccl: all-to-all alone " + gp});
+    std::printf("  transpose into an nccl_buffer (direct() %s): %.3fx the glued baseline (target >= 1.3), %.3fx the "
+                "all-to-all alone's time (target <= 1.2)\n",
+                nb[0].direct() ? "true" : "false", t_glued / t, t / t_alone);
+    for (int r = 0; r < P; ++r) {
+      bench::check(cudaSetDevice(gpus[r].dev), "cudaSetDevice");
+      bench::check(cudaDeviceSynchronize(), "sync");
+    }
+    nb.clear();
   }
 
   rep.finish(std::to_string(P) + " x " + prop.name, "");

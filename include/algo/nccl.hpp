@@ -23,6 +23,7 @@
 #include <nccl.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -35,6 +36,7 @@
 #include "detail/nccl/record.hpp"
 #include "detail/nccl/runtime.cuh"
 #include "detail/nccl/transpose.cuh"
+#include "detail/nccl/window.cuh"
 
 namespace algo {
 
@@ -117,6 +119,63 @@ void synchronize(const nccl_policy<L>& p) {
 /// created at the same address; an error a reduce_into left for algo::synchronize is dropped with
 /// them. A later call on `comm` makes them anew.
 inline void nccl_release(ncclComm_t comm) { detail::nccl::comm_table::get().release(comm); }
+
+// ---- memory the other ranks write into -------------------------------------------------------------
+/// `count` elements of T on the communicator's device that the other ranks of `comm` can write into
+/// directly: NCCL's symmetric memory (ncclMemAlloc, registered with ncclCommWindowRegister).
+/// `algo::transpose` over `algo::nccl(comm)` whose output lies in one nccl_buffer on every rank
+/// writes each block straight into its owner's output over NVLink (no pack, no exchange buffer, no
+/// unpack); any other output takes the exchange through NCCL's all-to-all. Collective: every rank
+/// constructs it with the same count, in the same order as its other calls on `comm`, outside graph
+/// capture (a rank that cannot allocate makes every rank throw the same algo::error; different
+/// counts too). Destroy it on every rank after the collectives that wrote into it have finished
+/// (algo::synchronize or the stream's synchronization); its destructor never throws. Where NCCL
+/// gives the communicator no symmetric memory, or the ranks are not in one NVLink domain, it is
+/// plain device memory and direct() is false.
+template <class T>
+class nccl_buffer {
+  static_assert(std::is_trivially_copyable<T>::value, "algo::nccl_buffer holds trivially copyable elements");
+
+ public:
+  /// An empty buffer (no memory, no communicator).
+  nccl_buffer() = default;
+  /// Allocates and registers `count` elements on every rank of `comm`; waits at most `timeout` for
+  /// the others (zero: ALGO_NCCL_TIMEOUT, else 300 s).
+  nccl_buffer(ncclComm_t comm, std::size_t count, std::chrono::milliseconds timeout = std::chrono::milliseconds(0))
+      : count_(count), b_(comm, checked_bytes(count), timeout) {}
+  /// Takes `o`'s memory; `o` is left empty.
+  nccl_buffer(nccl_buffer&& o) noexcept : count_(o.count_), b_(std::move(o.b_)) { o.count_ = 0; }
+  /// Frees this buffer's memory (as the destructor does) and takes `o`'s; `o` is left empty.
+  nccl_buffer& operator=(nccl_buffer&& o) noexcept {
+    if (this != &o) {
+      b_ = std::move(o.b_);
+      count_ = o.count_;
+      o.count_ = 0;
+    }
+    return *this;
+  }
+  /// The first element (device memory of the communicator's device).
+  T* data() const { return reinterpret_cast<T*>(b_.data()); }
+  /// The number of elements.
+  std::size_t size() const { return count_; }
+  /// data()
+  T* begin() const { return data(); }
+  /// data() + size()
+  T* end() const { return data() + count_; }
+  /// Whether the other ranks write into it directly (NCCL symmetric memory, every rank mapped).
+  bool direct() const { return b_.direct(); }
+  /// The communicator it was registered with.
+  ncclComm_t comm() const { return b_.comm(); }
+
+ private:
+  static std::size_t checked_bytes(std::size_t count) {
+    if (count > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T))
+      detail::fail("nccl_buffer", std::to_string(count) + " elements overflow the address space");
+    return count * sizeof(T);
+  }
+  std::size_t count_ = 0;
+  detail::nccl::window_buffer b_;
+};
 
 // ---- inclusive_scan / exclusive_scan -----------------------------------------------------------------
 /// This rank's part of the inclusive scan of the global sequence (plus, in the value type).
@@ -336,7 +395,9 @@ struct row_range {
 /// result is distributed the same way: this rank receives result rows [out_rows.begin,
 /// out_rows.end) at `out` ((end - begin) x rows). The ranges of the ranks must cover [0, rows) and
 /// [0, cols) in rank order (any lengths, zero included). Asynchronous after one small exchange (the
-/// host waits for the ranks' ranges). Returns out + its element count.
+/// host waits for the ranks' ranges). Returns out + its element count. When every rank's `out` lies
+/// in one algo::nccl_buffer whose direct() is true, each block is written straight into its owner's
+/// output (one pass); otherwise the blocks go through NCCL's all-to-all (pack, exchange, unpack).
 template <class L, class T>
 T* transpose(const nccl_policy<L>& p, const T* in, std::int64_t rows, std::int64_t cols, row_range in_rows, T* out,
              row_range out_rows) {

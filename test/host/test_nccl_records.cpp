@@ -162,7 +162,7 @@ void run_step(const float* src, float* dst, const nr::transpose_step& t) {
 /// Transposes a rows x cols matrix over ranks with the given input / result row counts, as
 /// detail/nccl/transpose.cuh does (stay, then per chunk: pack, exchange, unpack), on the host.
 bool simulate(std::int64_t rows, std::int64_t cols, const std::vector<std::int64_t>& in_rows,
-              const std::vector<std::int64_t>& out_rows, std::size_t elem_for_chunks) {
+              const std::vector<std::int64_t>& out_rows, std::size_t elem_for_chunks, bool direct = false) {
   const int P = static_cast<int>(in_rows.size());
   std::vector<nr::rank_rows> ranges(P);
   std::int64_t a = 0, c = 0;
@@ -182,7 +182,11 @@ bool simulate(std::int64_t rows, std::int64_t cols, const std::vector<std::int64
     out[q].assign(plans[q].out_elements(), -1.0f);
   }
   for (int p = 0; p < P; ++p) run_step(m.data() + ranges[p].rb * cols, out[p].data(), plans[p].stay());
-  const int K = plans[0].chunks();
+  // the direct path: every rank writes its block for q straight into q's output
+  for (int p = 0; direct && p < P; ++p)
+    for (int q = 0; q < P; ++q)
+      if (q != p) run_step(m.data() + ranges[p].rb * cols, out[q].data(), plans[p].direct(q));
+  const int K = direct ? 0 : plans[0].chunks();
   for (int k = 0; k < K; ++k) {
     for (int p = 0; p < P; ++p)
       for (int q = 0; q < P; ++q)
@@ -228,6 +232,17 @@ TEST_CASE("nccl transpose plan: every rank's result rows, simulated on the host"
   CHECK(simulate(63, 65, {1, 30, 32}, {33, 0, 32}, std::size_t(1) << 20));
   CHECK(nr::chunk_count(40, 3, std::size_t(1) << 23, 3) == 5);
   CHECK(simulate(40, 3, {13, 14, 13}, {1, 1, 1}, std::size_t(1) << 23));  // fewer result rows than chunks
+}
+
+TEST_CASE("nccl transpose plan: the direct path (blocks straight into the peers' outputs), simulated", "[nccl]") {
+  CHECK(simulate(1, 1, {1}, {1}, 4, true));
+  CHECK(simulate(5, 7, {2, 3}, {4, 3}, 4, true));
+  CHECK(simulate(5, 7, {0, 5}, {7, 0}, 4, true));
+  CHECK(simulate(9, 4, {1, 0, 8}, {2, 2, 0}, 4, true));
+  CHECK(simulate(31, 17, {3, 11, 0, 17}, {5, 0, 6, 6}, 4, true));
+  CHECK(simulate(63, 65, {1, 30, 32}, {33, 0, 32}, 4, true));
+  CHECK(simulate(6, 0, {3, 3}, {0, 0}, 4, true));
+  CHECK(simulate(0, 5, {0, 0}, {2, 3}, 4, true));
 }
 
 // ---- the fold of the partials in rank order (what the fold kernel runs) ------------------------------

@@ -221,6 +221,32 @@ void body(const mg::rank_context& ctx, mg::checker& ck) {
     expect_working(ctx, ck, stream, "communicator of another device");
   }
 
+  // ---- algo::nccl_buffer of different sizes: every rank throws the same error, nothing registered -----------
+  if (ctx.nranks > 1) {
+    expect_common_error(ctx, ck, "nccl_buffer, different counts",
+                        [&] { algo::nccl_buffer<float> b(ctx.comm, me_bad ? 1000 : 2000); },
+                        "the ranks asked for buffers of different sizes (4000 to 8000 bytes)");
+    expect_working(ctx, ck, stream, "nccl_buffer, different counts");
+  }
+  // ---- a transpose whose output is inside the input's nccl_buffer on one rank: refused everywhere --------------
+  {
+    algo::nccl_buffer<float> b(ctx.comm, 64 * 64 * 2);
+    const std::int64_t n = 64;
+    const std::int64_t lr = n / ctx.nranks + (ctx.rank < n % ctx.nranks ? 1 : 0);
+    std::int64_t rb = 0;
+    for (int q = 0; q < ctx.rank; ++q) rb += n / ctx.nranks + (q < n % ctx.nranks ? 1 : 0);
+    float* in = b.data();
+    float* o = me_bad ? b.data() + 1 : b.data() + 64 * 64;  // the bad rank's output overlaps its input
+    expect_common_error(ctx, ck, "transpose into an nccl_buffer, output overlapping the input",
+                        [&] {
+                          algo::transpose(p, in, n, n, algo::row_range{rb, rb + lr}, o,
+                                          algo::row_range{rb, rb + lr});
+                        },
+                        bad_rank + ": output overlaps input");
+    algo::synchronize(p);
+    expect_working(ctx, ck, stream, "transpose into an nccl_buffer, output overlapping the input");
+  }
+
   // ---- a null communicator is refused at once (nothing to exchange with) ------------------------------------------
   {
     bool threw = false;

@@ -69,7 +69,8 @@ struct alignas(16) rank_record {
   std::uint32_t payload_bytes;
   std::uint64_t type_hash;  // value, accumulator and operator types, by name
   std::int64_t n;           // local elements (scans, reductions) or local rows (transpose)
-  std::int64_t v[6];        // transpose: rows, cols, row_begin, row_end, out_begin, out_end
+  std::int64_t v[8];        // transpose: rows, cols, row_begin, row_end, out_begin, out_end, the tag of the
+                            // algo::nccl_buffer the output lies in (0: none) and the output's byte offset in it
 };
 static_assert(sizeof(rank_record) <= 128, "a record fits its 128 bytes");
 

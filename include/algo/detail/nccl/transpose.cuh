@@ -19,6 +19,15 @@
 //   3. a closing status all-gather on the NCCL stream (no host wait): a rank whose local step failed
 //      in step 1 or 2 still posted every send and receive, and says so here; a one-warp check leaves
 //      the failure for algo::synchronize on every rank.
+//
+// The direct path, when every rank's output lies in one algo::nccl_buffer whose peers are mapped
+// (window.cuh; the records say so, with each output's offset in it): step 2 becomes one pitched
+// transpose per peer, from `in` straight into the peer's output through its NVLink address (each
+// byte read once and written once, where the exchange path writes it three times). The record
+// exchange of step 0 is the entry barrier (a rank's all-gather runs only after its stream's earlier
+// work, so no peer still uses its output), and step 3's status all-gather, queued after the writes,
+// is the exit barrier (a rank's stream continues only once every peer's writes into its output
+// have completed).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -35,10 +44,12 @@
 #include "../../policy.hpp"
 #include "../../transpose.hpp"
 #include "../cuda/runtime.cuh"
+#include "../transpose_shape.hpp"
 #include "../validate.hpp"
 #include "record.hpp"
 #include "runtime.cuh"
 #include "transpose_plan.hpp"
+#include "window.cuh"
 
 namespace algo::detail::nccl {
 
@@ -87,7 +98,15 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
     if (in_bytes && out_bytes && ib < ob + out_bytes && ob < ib + in_bytes)
       fail(name, "output overlaps input (transpose is not in-place)");
   });
+  // the algo::nccl_buffer the output lies in, if any (its tag and the output's offset go in the record)
+  window_view window;
+  std::size_t window_offset = 0;
+  const bool in_window = v.problem == local_problem::none && c.nranks > 1 &&
+                         window_table::get().find(c.comm, out, static_cast<std::size_t>(lc * rows) * sizeof(T), window,
+                                                  window_offset);
   rank_record rec = make_record(collective::transpose, c, sizeof(T), 0, 0, type_hash<T, T>(), lr);
+  rec.v[6] = in_window ? window.tag : 0;
+  rec.v[7] = static_cast<std::int64_t>(window_offset);
   rec.v[0] = rows;
   rec.v[1] = cols;
   rec.v[2] = row_begin;
@@ -106,7 +125,8 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
   // as the records make sure before anything is queued, the plan's sizes are these): a send buffer
   // of the blocks for the other ranks, (cols - lc) x lr, a receive buffer of theirs, lc x (rows - lr),
   // and the events of K chunks; allocated before the exchange, so that a rank short of memory tells
-  // the others there instead of leaving them waiting in the all-to-all
+  // the others there instead of leaving them waiting in the all-to-all (a rank whose output lies in
+  // an nccl_buffer expects the direct path and allocates them only if the records say otherwise)
   const std::size_t elem = sizeof(T);
   const int K = chunk_count(rows, cols, elem, P);
   std::int64_t send_elements = 0, recv_elements = 0;
@@ -120,8 +140,10 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
         constexpr std::size_t max_elements = static_cast<std::size_t>(-1) / sizeof(T);
         if (static_cast<std::size_t>(send_elements) > max_elements || static_cast<std::size_t>(recv_elements) > max_elements)
           fail(name, "the exchange buffers overflow size_t bytes");
-        sendbuf.emplace(local, static_cast<std::size_t>(send_elements) * elem);
-        recvbuf.emplace(local, static_cast<std::size_t>(recv_elements) * elem);
+        if (!in_window) {
+          sendbuf.emplace(local, static_cast<std::size_t>(send_elements) * elem);
+          recvbuf.emplace(local, static_cast<std::size_t>(recv_elements) * elem);
+        }
         ev.emplace(static_cast<std::size_t>(2 * K + 3));
       }
       write_record_kernel<><<<1, 1, 0, s>>>(mine, rec);
@@ -137,6 +159,8 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
   }
   if (v.problem != local_problem::none) fail_after_exchange(name, c, rec, v, local.stream);
   std::vector<rank_rows> ranges(static_cast<std::size_t>(P));
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(P), 0);  // the outputs' byte offsets in the buffer
+  bool direct = P > 1;  // every rank's output in the same nccl_buffer
   {
     if (P > 1) check_nccl(ncclAllGather(mine, blocks, block_bytes, ncclUint8, comm, s), name, "ncclAllGather", comm);
     unsigned char* const host = static_cast<unsigned char*>(c.res->host.at_least(name, blocks_bytes, cudaHostAllocPortable));
@@ -147,6 +171,8 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
       rank_record r;
       std::memcpy(&r, host + static_cast<std::size_t>(q) * block_bytes, sizeof(rank_record));
       ranges[q] = rank_rows{r.v[2], r.v[3], r.v[4], r.v[5]};
+      offsets[q] = r.v[7];
+      direct = direct && r.v[6] != 0 && r.v[6] == rec.v[6];
     }
   }
   const transpose_plan plan(rows, cols, elem, std::move(ranges), me);
@@ -161,11 +187,7 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
     return out + plan.out_elements();
   }
 
-  // ---- 2. the rest, in chunks ----------------------------------------------------------------------------
-  if (plan.send_elements() != send_elements || plan.recv_elements() != recv_elements || plan.chunks() != K)
-    fail(name, "internal: the plan's buffers differ from the ones allocated before the exchange");
-  T* const send = sendbuf->as<T>();
-  T* const recv = recvbuf->as<T>();
+  // ---- 2. the rest: straight into the peers' outputs, or in chunks through NCCL --------------------------
   const event_set& e = *ev;
   const comm_streams cs = streams_for(c);
 
@@ -186,12 +208,12 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
     }
   } join{s, cs.exchange, cs.unpack, e[2 * K + 1], e[2 * K + 2]};
 
-  // From here on a local step that fails (a launch, an event, a copy) does not stop this rank: it
-  // still posts every send and receive the others expect (so none of them waits for it), skips its
-  // remaining local steps, and tells the others in a closing status exchange; every rank's
-  // algo::synchronize then raises the same error (the output is undefined on every rank), and this
-  // rank raises it at once. Only a failing NCCL call leaves at once (the others' waits end by their
-  // timeout).
+  // From here on a local step that fails (a launch, an event, a copy, an allocation) does not stop
+  // this rank: it still posts every send and receive the others expect (so none of them waits for
+  // it), skips its remaining local steps, and tells the others in a closing status exchange; every
+  // rank's algo::synchronize then raises the same error (the output is undefined on every rank), and
+  // this rank raises it at once. Only a failing NCCL call leaves at once (the others' waits end by
+  // their timeout).
   std::optional<local_verdict> failed;
   auto attempt = [&](auto&& step) {
     if (failed) return;
@@ -210,46 +232,81 @@ T* transpose(const comm_link& link, const Local& local, const T* in, std::int64_
     run(local.on(cs.unpack), in, out, plan.stay());
   });
 
-  for (int k = 0; k < K; ++k) {
-    // pack chunk k of every other rank's block
-    attempt([&] {
-      for (int q = 0; q < P; ++q)
-        if (q != me) run(local, in, send, plan.pack(q, k));
-      check_cuda(cudaEventRecord(e[1 + k], s), name, "cudaEventRecord");
-      check_cuda(cudaStreamWaitEvent(cs.exchange, e[1 + k], 0), name, "cudaStreamWaitEvent");
-    });
-    // exchange chunk k
-    check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
-    join.group_open = true;
-    for (int q = 0; q < P; ++q) {
-      if (q == me) continue;
-      const span_step out_span = plan.send(q, k), in_span = plan.recv(q, k);
-      if (out_span.count)
-        check_nccl(ncclSend(send + out_span.offset, static_cast<std::size_t>(out_span.count) * elem, ncclUint8, q, comm,
-                            cs.exchange),
-                   name, "ncclSend", comm);
-      if (in_span.count)
-        check_nccl(ncclRecv(recv + in_span.offset, static_cast<std::size_t>(in_span.count) * elem, ncclUint8, q, comm,
-                            cs.exchange),
-                   name, "ncclRecv", comm);
+  if (direct) {
+    // one pitched transpose per peer, on the caller's stream, starting with the next rank (the ranks
+    // do not all write to the same peer at once); the addresses are the peers' outputs as mapped here
+    for (int i = 1; i < P; ++i) {
+      const int q = (me + i) % P;
+      attempt([&] {
+        const transpose_step t = plan.direct(q);
+        if (t.empty()) return;
+        T* const peer_out = reinterpret_cast<T*>(window.peers[static_cast<std::size_t>(q)] + offsets[q]);
+        algo::detail::transpose(local, in + t.src_offset, peer_out + t.dst_offset,
+                                transpose_shape{t.r, t.c, t.ld_src, t.ld_dst, 1, 0, 0});
+        cuda::check_launch(name, "the direct transpose into a peer's output");
+      });
     }
-    join.group_open = false;
-    check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
-    // unpack chunk k into its columns of out
     attempt([&] {
-      check_cuda(cudaEventRecord(e[1 + K + k], cs.exchange), name, "cudaEventRecord");
-      check_cuda(cudaStreamWaitEvent(cs.unpack, e[1 + K + k], 0), name, "cudaStreamWaitEvent");
+      check_cuda(cudaEventRecord(e[1], s), name, "cudaEventRecord");
+      check_cuda(cudaStreamWaitEvent(cs.exchange, e[1], 0), name, "cudaStreamWaitEvent");
+    });
+    if (failed) {  // the closing exchange must still follow every write this rank queued
+      (void)cudaGetLastError();
+      if (cudaEventRecord(e[1], s) == cudaSuccess) (void)cudaStreamWaitEvent(cs.exchange, e[1], 0);
+      (void)cudaGetLastError();
+    }
+  } else {
+    // a rank that expected the direct path allocates its exchange buffers now; if it cannot, it still
+    // posts its sends and receives (from its input, into its output: the output is undefined then)
+    attempt([&] {
+      if (!sendbuf) sendbuf.emplace(local, static_cast<std::size_t>(send_elements) * elem);
+      if (!recvbuf) recvbuf.emplace(local, static_cast<std::size_t>(recv_elements) * elem);
+    });
+    if (plan.send_elements() != send_elements || plan.recv_elements() != recv_elements || plan.chunks() != K)
+      fail(name, "internal: the plan's buffers differ from the ones allocated before the exchange");
+    T* const send = sendbuf ? sendbuf->as<T>() : const_cast<T*>(in);
+    T* const recv = recvbuf ? recvbuf->as<T>() : out;
+    for (int k = 0; k < K; ++k) {
+      // pack chunk k of every other rank's block
+      attempt([&] {
+        for (int q = 0; q < P; ++q)
+          if (q != me) run(local, in, send, plan.pack(q, k));
+        check_cuda(cudaEventRecord(e[1 + k], s), name, "cudaEventRecord");
+        check_cuda(cudaStreamWaitEvent(cs.exchange, e[1 + k], 0), name, "cudaStreamWaitEvent");
+      });
+      // exchange chunk k
+      check_nccl(ncclGroupStart(), name, "ncclGroupStart", comm);
+      join.group_open = true;
       for (int q = 0; q < P; ++q) {
         if (q == me) continue;
-        const copy_step u = plan.unpack(q, k);
-        if (u.empty()) continue;
-        check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem,
-                                     recv + u.src_offset, static_cast<std::size_t>(u.src_pitch) * elem,
-                                     static_cast<std::size_t>(u.width) * elem, static_cast<std::size_t>(u.height),
-                                     cudaMemcpyDeviceToDevice, cs.unpack),
-                   name, "cudaMemcpy2DAsync");
+        const span_step out_span = plan.send(q, k), in_span = plan.recv(q, k);
+        if (out_span.count)
+          check_nccl(ncclSend(send + out_span.offset, static_cast<std::size_t>(out_span.count) * elem, ncclUint8, q, comm,
+                              cs.exchange),
+                     name, "ncclSend", comm);
+        if (in_span.count)
+          check_nccl(ncclRecv(recv + in_span.offset, static_cast<std::size_t>(in_span.count) * elem, ncclUint8, q, comm,
+                              cs.exchange),
+                     name, "ncclRecv", comm);
       }
-    });
+      join.group_open = false;
+      check_nccl(ncclGroupEnd(), name, "ncclGroupEnd", comm);
+      // unpack chunk k into its columns of out
+      attempt([&] {
+        check_cuda(cudaEventRecord(e[1 + K + k], cs.exchange), name, "cudaEventRecord");
+        check_cuda(cudaStreamWaitEvent(cs.unpack, e[1 + K + k], 0), name, "cudaStreamWaitEvent");
+        for (int q = 0; q < P; ++q) {
+          if (q == me) continue;
+          const copy_step u = plan.unpack(q, k);
+          if (u.empty()) continue;
+          check_cuda(cudaMemcpy2DAsync(out + u.dst_offset, static_cast<std::size_t>(u.dst_pitch) * elem,
+                                       recv + u.src_offset, static_cast<std::size_t>(u.src_pitch) * elem,
+                                       static_cast<std::size_t>(u.width) * elem, static_cast<std::size_t>(u.height),
+                                       cudaMemcpyDeviceToDevice, cs.unpack),
+                     name, "cudaMemcpy2DAsync");
+        }
+      });
+    }
   }
 
   // the closing status exchange (on the NCCL stream, no host wait): every rank's record again, or

@@ -76,7 +76,10 @@ class transpose_plan {
   std::int64_t out_elements() const { return lc() * rows_; }
 
   /// in_me[:, c_me:d_me] transposed straight into out_me[:, a_me:b_me].
-  transpose_step stay() const { return {r_[me_].ob, lr(), lc(), cols_, r_[me_].rb, rows_}; }
+  transpose_step stay() const { return direct(me_); }
+  /// The whole block for q, in_me[:, c_q:d_q] transposed straight into q's output at out_q[:, a_me:b_me]
+  /// (the direct path: q's output is mapped into this rank's address space).
+  transpose_step direct(int q) const { return {r_[q].ob, lr(), height(q), cols_, r_[me_].rb, rows_}; }
   /// Chunk k of the block for q: in_me[:, c_q + s0 : c_q + s1] transposed into the send buffer.
   transpose_step pack(int q, int k) const {
     const std::int64_t s0 = chunk_begin(height(q), k, K_), s1 = chunk_begin(height(q), k + 1, K_);
