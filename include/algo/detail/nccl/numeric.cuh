@@ -397,6 +397,13 @@ T reduce(const char* name, collective kind, const comm_link& comm, const Local& 
   // large for the first exchange
   constexpr bool inline_payload = fits_first_exchange_v<partial_t<Op, Acc>>;
   const local_verdict v = run_local_checks(name, c, [&] { n = checks(); }, !wait && inline_payload);
+  // one rank returning to the host: nothing to exchange, no record to check, no fold to queue; the
+  // local reduce with init is the whole call (algo::cuda's own path: its time, not a second kernel
+  // and a host slot on top of it)
+  if (c.nranks == 1 && wait && v.problem == local_problem::none) {
+    if (n == 0) return init;
+    return reduce_nonempty(local, first, n, init, op);
+  }
   const fold_request req{name, kind, c.nranks, wait, true};
   const fold_result<T> r = exchange_and_fold<V, Acc, T>(
       req, c, local, v, n, [&](unsigned char* payload, unsigned char* block, const rank_record& r) {

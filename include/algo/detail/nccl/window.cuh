@@ -107,6 +107,17 @@ __global__ void peer_bases_kernel(ncclWindow_t w, int nranks, unsigned char** ou
 }
 #endif
 
+/// Whether `p` is device memory (cudaPointerGetAttributes; false for host memory and on any error).
+inline bool is_device_memory(const void* p) {
+  cudaPointerAttributes a{};
+  const cudaError_t e = cudaPointerGetAttributes(&a, p);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice;
+}
+
 /// A positive 63-bit number from the system's entropy and the clock (the registration's tag).
 inline std::int64_t random_tag() {
   std::uint64_t x = 0;
@@ -202,7 +213,11 @@ class window_buffer {
     }
     win_ = win;
     // ---- map: every peer's address, when all of them are in this rank's NVLink domain ----
-    if (win_ != nullptr && ncclTeamLsa(comm).nRanks == nranks) {
+    // Without symmetric memory for the communicator (one rank, peers without direct P2P, more than one
+    // node, NCCL_WIN_ENABLE=0 or NCCL_CUMEM_ENABLE=0), NCCL 2.28 answers with a local registration
+    // handle in host memory instead of the window's device structure: only a handle in device memory
+    // is a window the device API can read.
+    if (win_ != nullptr && nranks > 1 && ncclTeamLsa(comm).nRanks == nranks && is_device_memory(win_)) {
       unsigned char** d = nullptr;
       std::vector<unsigned char*> peers(static_cast<std::size_t>(nranks), nullptr);
       try {
@@ -220,9 +235,9 @@ class window_buffer {
         release_memory();
         throw;
       }
-      bool all = true;
+      bool all = true;  // (peers[rank] is this buffer's second mapping, in NCCL's flat address range)
       for (auto* q : peers) all = all && q != nullptr;
-      if (all && peers[static_cast<std::size_t>(rank)] == p_) {
+      if (all) {
         window_table::get().add(window_view{comm, tag_, p_, reserved, std::move(peers)});
         direct_ = true;
       }
