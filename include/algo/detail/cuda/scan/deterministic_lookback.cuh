@@ -79,6 +79,9 @@
 // accumulators ask ptxas for 7 blocks per SM. nvcc 13.0, sm_90, 128 threads, sums: i32 64
 // registers, f32 56, f64 72, none spilling (the default look-back: 64 with an 88-byte spill, 64
 // with 100 bytes, 70); float affine maps 72 (default 94); a 32-byte matrix product 127 (128).
+// Since issue 27 the items also wait in shared memory across the look-back (stash_items, all but
+// double): f32 48 registers, the keyed scans' (value, head) pairs 64 at 256 threads (72 at 128
+// without it: 7 blocks per SM instead of 8, most of what reproducibility cost those scans).
 #pragma once
 
 #include <cuda_runtime_api.h>
