@@ -53,6 +53,9 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
     return init;
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+  [[maybe_unused]] long long stats_start = 0;
+  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0;
+  if constexpr (Tuning::lookback_stats) stats_start = clock64();
   if constexpr (Tuning::timing_skip_lookback) {  // timing experiment (scan_config.cuh): wrong prefix
     return some(aggregate);
   }
@@ -72,13 +75,16 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
       const int pred = window_end - 32 + lane;  // lane 31: the nearest predecessor
       Acc v{};
       int k;  // highest lane holding an inclusive prefix, -1 when none does
+      if constexpr (Tuning::lookback_stats) ++stats_windows;
       while (true) {
+        if constexpr (Tuning::lookback_stats) ++stats_polls;
         const unsigned status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
         const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
         const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
         k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
         const unsigned needed = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);  // the lanes above k
         if ((empty_lanes & needed) == 0) break;
+        if constexpr (Tuning::lookback_stats) ++stats_sleeps;
         if (sleep_ns > 0) {
           __nanosleep(sleep_ns);
           sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
@@ -96,7 +102,9 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
       Acc v[W] = {};
       int nearest;  // first window holding an inclusive prefix (W: none does); warp-uniform
       int k;        // its highest lane holding one
+      if constexpr (Tuning::lookback_stats) stats_windows += W;
       while (true) {
+        if constexpr (Tuning::lookback_stats) ++stats_polls;
         unsigned status[W];
 #pragma unroll
         for (int w = 0; w < W; ++w) {  // all loads issued before any status is looked at
@@ -121,6 +129,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
           }
         }
         if (!wait) break;
+        if constexpr (Tuning::lookback_stats) ++stats_sleeps;
         if (sleep_ns > 0) {
           __nanosleep(sleep_ns);
           sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
@@ -141,6 +150,9 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
     }
   }
   if (lane == 0) state.publish(tile, tile_inclusive, op(exclusive, aggregate), epoch);
+  if constexpr (Tuning::lookback_stats) {
+    if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
+  }
   return some(exclusive);
 }
 

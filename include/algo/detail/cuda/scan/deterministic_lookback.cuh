@@ -79,6 +79,9 @@
 // accumulators ask ptxas for 7 blocks per SM. nvcc 13.0, sm_90, 128 threads, sums: i32 64
 // registers, f32 56, f64 72, none spilling (the default look-back: 64 with an 88-byte spill, 64
 // with 100 bytes, 70); float affine maps 72 (default 94); a 32-byte matrix product 127 (128).
+// Since issue 27 the items also wait in shared memory across the look-back (stash_items, all but
+// double): f32 48 registers, the keyed scans' (value, head) pairs 64 at 256 threads (72 at 128
+// without it: 7 blocks per SM instead of 8, most of what reproducibility cost those scans).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -102,6 +105,15 @@ namespace algo::detail::cuda {
 /// kernel needs 80+ registers (6 blocks per SM instead of 7) and the f32 one spills.
 struct deterministic_tuning_base : scan_tuning_base {
   static constexpr bool launder_items = true;
+  /// The items wait in shared memory during the look-back (scan_config.cuh, stash_items): the
+  /// fixed-anchor look-back keeps more live than the classic one, and on top of 16 items of 8-byte
+  /// (head, value) pairs it took the keyed scans' kernels from 64 to 72 registers, 8 -> 7 blocks
+  /// per SM: the 11-13 % the keyed scans paid for reproducibility (bench/notes/keys_segments.md).
+  static constexpr bool stash_items = true;
+  /// ... and those pairs move in tiles of 256 x 16 (scan_config.cuh, pair_threads): with 2048-pair
+  /// tiles a tile found its anchor 2.4 windows back on average (one L2 round trip per window walked),
+  /// with 4096 1.5 (H100, 2^26, keys_sweep --stats).
+  static constexpr int pair_threads = 256;
 };
 
 // ---- the window scan (warp-wide, all 32 lanes) ---------------------------------------------------------
@@ -149,6 +161,9 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
   constexpr int max_windows = 32;  // windows kept at once (one slot of kept.window each)
   const int lane = lane_index();
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+  [[maybe_unused]] long long stats_start = 0;
+  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0;
+  if constexpr (Tuning::lookback_stats) stats_start = clock64();
 
   // Window w covers tiles tile - 32 (w + 1) + 1 .. tile - 32 w (lane 31 the newest), anchored at
   // tile - 32 (w + 1). The last window is `base`: its anchor lies before tile 0 (the init).
@@ -167,6 +182,7 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
   int next = 0;  // first window not yet kept (every window below it is)
   int found;     // the anchor used: the nearest ready one with every window up to it kept
   while (true) {
+    if constexpr (Tuning::lookback_stats) ++stats_polls;
     // ---- one poll: windows next .. top, and the anchors of windows 0 .. max(top, next - 1) ----------
     const int top = next + W - 1 < last ? next + W - 1 : last;  // < next once window `last` is kept
     Acc v[W];
@@ -216,6 +232,7 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
     if (found >= 0) break;
     if (!incomplete && next <= last) continue;  // walk back at once
     // A needed aggregate is missing, or every window we can keep is kept and no anchor is ready.
+    if constexpr (Tuning::lookback_stats) ++stats_sleeps;
     if (sleep_ns > 0) {
       __nanosleep(sleep_ns);
       sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
@@ -240,6 +257,9 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
     has = true;
   }
   if (lane == 0) state.publish(tiles + tile, tile_inclusive, xv, epoch);
+  if constexpr (Tuning::lookback_stats) {  // windows: the anchor's window + 1
+    if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, found + 1, clock64() - stats_start);
+  }
   return tile > 0 ? some(exclusive) : x;
 }
 

@@ -28,6 +28,12 @@ struct scan_tuning_base {
   /// instead of 1.25-1.31x, 2^22 2-3 % slower (bench/notes/scan.md, 2026-11-23); double stays at 128
   /// (mixed: better at 2^20, worse at 2^22, level at 2^28).
   static constexpr int threads = 0;
+  /// Threads per block, when threads is 0, for 8-byte accumulators that are not arithmetic types
+  /// (the keyed scans' (value, head) and (value, run count) pairs) read and written as elements of
+  /// at most 8 bytes; 0: 128, as for everything else. The deterministic look-back takes 256
+  /// (deterministic_lookback.cuh): tiles of 4096 pairs instead of 2048 halve the rate at which
+  /// tiles start, and with it how far back the anchors' frontier lies (keys_segments.md, issue 27).
+  static constexpr int pair_threads = 0;
   /// Look-back polling (H200 sweeps of 2026-11-21 in bench/notes/scan.md): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
   /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
@@ -88,6 +94,18 @@ struct scan_tuning_base {
   /// default since the H100 bench of 2026-11-23 timed it 2-5 % faster at every size; the bench
   /// keeps a row without it ("algo::cuda lookback unlaundered").
   static constexpr bool launder_items = true;
+  /// scan_tile (with launder_items): the items wait in the tile's staging area (shared memory,
+  /// idle between the load and the store) while the block scan and the look-back run, instead of
+  /// in registers. The look-back runs in warp 0 while every thread holds its items, so its live
+  /// values add to the items' registers; stashed, the two peaks no longer add up. Costs one
+  /// shared-memory write and read of the items per tile. Used where the tile's items fit the
+  /// staging area (tile_traits::stash_items).
+  static constexpr bool stash_items = false;
+  /// Bench instrumentation only (bench/keys_sweep.cu): when true, lane 0 of every tile's look-back
+  /// calls Tuning::lookback_record(polls, sleeps, windows, cycles) once it has its prefix (polls:
+  /// rounds of status loads; windows: windows of 32 read or kept; cycles: clock64 from the
+  /// aggregate's publication to the prefix). false: no code at all.
+  static constexpr bool lookback_stats = false;
 };
 
 namespace tuning_detail {
@@ -112,6 +130,9 @@ struct scan_tuning : Base {
       Base::threads > 0 ? Base::threads
       : std::is_arithmetic<Acc>::value && sizeof(Acc) <= 4 && sizeof(In) <= 4 && sizeof(Out) <= 4
           ? 256  // a tile's staging (32 items of <= 4 bytes per thread) stays at 32 KB
+      : Base::pair_threads > 0 && !std::is_arithmetic<Acc>::value && sizeof(Acc) == 8 && sizeof(In) <= 8 &&
+              sizeof(Out) <= 8
+          ? Base::pair_threads  // 16 items of <= 8 bytes: 32 KB of staging at 256 threads
           : 128;
   static constexpr int items =
       Base::items_override > 0

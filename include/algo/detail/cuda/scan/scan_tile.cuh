@@ -99,6 +99,12 @@ struct tile_traits {
   };
 
   static std::int64_t tiles(std::int64_t n) { return (n + tile_items - 1) / tile_items; }
+  /// The items wait in the staging area across the block scan (scan_tuning_base::stash_items).
+  /// double keeps its items in registers: not measured with the stash (the deterministic
+  /// look-back holds it at 7 blocks per SM through __launch_bounds__, deterministic_min_blocks).
+  static constexpr bool stash_items =
+      tuning::stash_items && !(std::is_floating_point<acc_t>::value && sizeof(acc_t) > 4) &&
+      static_cast<std::size_t>(items) * 32 * ((sizeof(acc_t) + 3) / 4 * 4) <= staging_bytes;
 };
 
 // ---- tile load / store --------------------------------------------------------------------------
@@ -180,6 +186,38 @@ __device__ __forceinline__ void launder(T& v) {
   memcpy(&v, w, sizeof(T));
 }
 
+/// The thread's items into / out of its warp's staging area, as 4-byte word planes (word k of item i
+/// of lane l at [(i * words + k) * 32 + l]: conflict-free). The staging area is idle between the
+/// tile's load and its store; stash starts with the __syncwarp that the store functions also start
+/// with (the load's last reads of the area come before it).
+template <int Items, class T>
+__device__ __forceinline__ void stash(unsigned char* staging, const T (&x)[Items]) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned* s = reinterpret_cast<unsigned*>(staging);
+  const int lane = lane_index();
+  __syncwarp();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    unsigned w[words] = {};
+    memcpy(w, &x[i], sizeof(T));
+#pragma unroll
+    for (int k = 0; k < words; ++k) s[(i * words + k) * 32 + lane] = w[k];
+  }
+}
+template <int Items, class T>
+__device__ __forceinline__ void unstash(const unsigned char* staging, T (&x)[Items]) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  const unsigned* s = reinterpret_cast<const unsigned*>(staging);
+  const int lane = lane_index();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    unsigned w[words];
+#pragma unroll
+    for (int k = 0; k < words; ++k) w[k] = s[(i * words + k) * 32 + lane];
+    memcpy(&x[i], w, sizeof(T));
+  }
+}
+
 /// Loads, scans (after prefix(aggregate), called in warp 0, see block_scan) and stores one tile.
 /// Returns nothing: strategies that need the aggregate take it in their prefix callback.
 /// With K::tuning::launder_items the items are laundered between the thread fold and the rescan
@@ -192,10 +230,15 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
   load_tile<K>(s, p.in, base, valid, x);
   if constexpr (K::tuning::launder_items) {
     const Acc partial = thread_reduce(x, p.op);
+    if constexpr (K::stash_items) {
+      stash<K::items>(s.staging[warp_index()], x);
+    } else {
 #pragma unroll
-    for (int i = 0; i < K::items; ++i) launder(x[i]);
+      for (int i = 0; i < K::items; ++i) launder(x[i]);
+    }
     Acc exclusive;
     const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, exclusive, p.op, prefix);
+    if constexpr (K::stash_items) unstash<K::items>(s.staging[warp_index()], x);
     thread_scan(x, exclusive, has, p.exclusive, p.op);
   } else {
     typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
