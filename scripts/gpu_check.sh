@@ -86,7 +86,7 @@ multi)
   sed -n '/tests passed/,$p' "$OUT/multi_gpu_tests.log" | head -60
   "$ALGO_BUILD_DIR/test/test_nccl_records" >>"$OUT/multi_gpu_tests.log" 2>&1; echo "test_nccl_records rc $?"
   if [ "${MULTI_BENCH:-1}" = 1 ]; then
-    timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --gpus "${GPUS:-2}" --csv "$OUT/multi_gpu.csv" \
+    timeout "${BENCH_LIMIT:-240}" "$ALGO_BUILD_DIR/bench/multi_gpu" --gpus "${GPUS:-2}" --csv "$OUT/multi_gpu.csv" --commit "$commit" \
       >"$OUT/multi_gpu_bench.log" 2>&1
     echo "bench/multi_gpu rc $?"; tail -25 "$OUT/multi_gpu_bench.log"
   fi
