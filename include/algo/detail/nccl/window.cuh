@@ -10,12 +10,13 @@
 //                 the timeout, so a rank that is short of memory makes every rank throw the same
 //                 error instead of leaving them inside the registration; the tag names this
 //                 registration on every rank (a collective checks that its ranks' outputs share it)
-//   register      ncclCommWindowRegister (collective); NCCL answers with no window where the
-//                 communicator has no symmetric memory support (then the buffer is plain memory and
-//                 the collectives take their usual path)
+//   register      ncclCommWindowRegister (collective); where the communicator has no symmetric
+//                 memory, NCCL answers with a local registration handle instead of a window (then the
+//                 buffer is plain memory and the collectives take their usual path)
 //   map           one small kernel asks ncclGetPeerPointer for every peer's base address, copied to
 //                 the host once; only when every rank of the communicator is in its LSA team (one
-//                 NVLink domain)
+//                 NVLink domain). A rank whose mapping step fails keeps a plain buffer (direct() false,
+//                 no throw): its records then send every rank of a collective down the usual path
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -47,7 +48,8 @@
 namespace algo::detail::nccl {
 
 /// A registered buffer as a collective sees it: this rank's part and every rank's base address in
-/// this GPU's address space (peers[q] is q's buffer; peers[rank] is `base`).
+/// this GPU's address space (peers[q] is q's buffer as NCCL maps it here; peers[rank] is a second
+/// mapping of `base`, in NCCL's flat range).
 struct window_view {
   ncclComm_t comm = nullptr;
   /// The same on every rank for one collective registration, different for every other (collectives
@@ -220,26 +222,22 @@ class window_buffer {
     if (win_ != nullptr && nranks > 1 && ncclTeamLsa(comm).nRanks == nranks && is_device_memory(win_)) {
       unsigned char** d = nullptr;
       std::vector<unsigned char*> peers(static_cast<std::size_t>(nranks), nullptr);
-      try {
-        check_cuda(cudaMalloc(reinterpret_cast<void**>(&d), sizeof(void*) * static_cast<std::size_t>(nranks)), name,
-                   "cudaMalloc");
+      bool mapped = cudaMalloc(reinterpret_cast<void**>(&d), sizeof(void*) * static_cast<std::size_t>(nranks)) == cudaSuccess;
+      if (mapped) {
         peer_bases_kernel<><<<1, 32>>>(win_, nranks, d);
-        check_cuda(cudaGetLastError(), name, "peer_bases_kernel");
-        check_cuda(cudaMemcpy(peers.data(), d, sizeof(void*) * static_cast<std::size_t>(nranks),
-                              cudaMemcpyDeviceToHost),
-                   name, "cudaMemcpy");
+        mapped = cudaGetLastError() == cudaSuccess &&
+                 cudaMemcpy(peers.data(), d, sizeof(void*) * static_cast<std::size_t>(nranks), cudaMemcpyDeviceToHost) ==
+                     cudaSuccess;
         cudaFree(d);
-        d = nullptr;
-      } catch (...) {
-        if (d) cudaFree(d);
-        release_memory();
-        throw;
       }
-      bool all = true;  // (peers[rank] is this buffer's second mapping, in NCCL's flat address range)
-      for (auto* q : peers) all = all && q != nullptr;
-      if (all) {
-        window_table::get().add(window_view{comm, tag_, p_, reserved, std::move(peers)});
-        direct_ = true;
+      (void)cudaGetLastError();
+      for (auto* q : peers) mapped = mapped && q != nullptr;
+      if (mapped) {
+        try {
+          window_table::get().add(window_view{comm, tag_, p_, reserved, std::move(peers)});
+          direct_ = true;
+        } catch (...) {  // the table could not grow: a plain buffer
+        }
       }
     }
 #endif
