@@ -64,7 +64,8 @@ __global__ void copy_count_kernel(Dst dst, const long long* src) {
 }
 }  // namespace cub_detail
 
-/// The selection on CUB, its count to the device location `count` (long long*).
+/// The selection on CUB, its count to the device location `count` (long long[2]: the three-way
+/// DevicePartition::If writes the sizes of both parts).
 template <class Sel, class InIt, class OutT, class OutF>
 void cub_select(const char* name, const cub_policy& p, const Sel& sel, InIt first, std::int64_t n, OutT out_true,
                 OutF out_false, long long* count, bool in_place) {
@@ -144,7 +145,7 @@ void cub_select(const char* name, const cub_policy& p, const Sel& sel, InIt firs
 template <class Sel, class InIt, class OutT, class OutF, class CountIt>
 void device_select_into(const char* name, const cub_policy& p, const Sel& sel, InIt first, std::int64_t n, OutT out_true,
                         OutF out_false, CountIt count_out, bool in_place) {
-  cuda::temporary_buffer count(p, sizeof(long long));
+  cuda::temporary_buffer count(p, 2 * sizeof(long long));  // DevicePartition::If writes two counts
   if (n == 0) {
     cuda::write_value_kernel<<<1, 1, 0, p.stream>>>(cuda::unwrap(count_out), 0LL);
     cuda::check_launch(name, "write_value_kernel");
@@ -158,7 +159,7 @@ void device_select_into(const char* name, const cub_policy& p, const Sel& sel, I
 template <class Sel, class InIt, class OutT, class OutF>
 std::int64_t device_select(const char* name, const cub_policy& p, const Sel& sel, InIt first, std::int64_t n,
                            OutT out_true, OutF out_false, bool in_place) {
-  cuda::temporary_buffer count(p, sizeof(long long));
+  cuda::temporary_buffer count(p, 2 * sizeof(long long));  // DevicePartition::If writes two counts
   cub_select(name, p, sel, first, n, out_true, out_false, count.as<long long>(), in_place);
   return cuda::copy_to_host(name, count.as<long long>(), p.stream);
 }
