@@ -28,15 +28,17 @@
 // element i is kept), on each policy's own engine: algo::seq one walk, algo::par flags / counts /
 // writes over threads (detail/select/host.hpp), algo::cuda one single-pass look-back kernel
 // (detail/cuda/select/), algo::cub CUB's DeviceSelect / DevicePartition (detail/cub/select.cuh).
-// count_if and unique_count are reductions (reduce over the flags). unique_by_key(_copy) and
-// run_length_encode run as reduce_by_key (<algo/segmented.hpp>) with the operators "keep the first
-// value" and "count" on every policy for now.
+// count_if and unique_count are reductions (reduce over the flags). unique_by_key(_copy) is the
+// selection over (key, value) pairs on algo::cuda, CUB's UniqueByKey on algo::cub, and a
+// reduce_by_key keeping each run's first value on the host policies; run_length_encode is a
+// reduce_by_key counting each run (CUB's Encode on algo::cub).
 //
 // In place: remove_if, remove, unique, partition_copy with out_true == first and copy_if with
 // d_first == first write over the input in one pass on every policy (algo::cuda: a tile writes only
 // positions below its own end, and only after every earlier tile has read its input, which the
-// look-back already waits for). partition / stable_partition (the rejected elements go to the end)
-// and unique_by_key copy the input first.
+// look-back already waits for; unique_by_key too). partition / stable_partition (the rejected
+// elements go to the end) copy the input first, and so does unique_by_key on the host policies and
+// algo::cub.
 //
 // Device policies return ends and counts to the host, so they synchronize the policy's stream and
 // are refused under graph capture (use the *_into forms there).
@@ -181,6 +183,7 @@ template <class Policy, class Sel, class InIt, class OutT, class CountIt>
 void select_into(const char* name, const Policy& policy, const Sel& sel, InIt first, std::int64_t n, OutT out_true,
                  CountIt count_out, bool inplace) {
   if constexpr (is_host_policy<Policy>::value) {
+    (void)name;
     *count_out = n == 0 ? 0 : run(policy, sel, first, n, out_true, no_output{}, inplace).selected;
   } else {
 #if ALGO_HAS_CUDA
@@ -261,20 +264,33 @@ std::int64_t unique_count_entry(const Policy& policy, It first, It last, Eq eq) 
   }
 }
 
-/// unique_by_key_copy as a reduce_by_key keeping each run's first value.
+/// The generic unique_by_key(_copy): reduce_by_key keeping each run's first value; in place, from
+/// copies of the keys and values (the run writer reads the keys again as it writes). algo::cuda
+/// (select.cuh: the selection over (key, value) pairs, in place too) and algo::cub (cub::DeviceSelect::
+/// UniqueByKey) overload it.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
-std::pair<KeyOut, ValOut> unique_by_key_copy_entry(const char* name, const Policy& policy, KeyIt kf, KeyIt kl,
-                                                   ValIt vf, KeyOut kout, ValOut vout, Eq eq, bool checked) {
-  std::int64_t n = 0;
-  if (!checked) {
-    n = check_call(name, policy, kf, kl, kout, vout);
-    check_stencil<Policy, KeyIt>(name, policy, vf, n, kout, vout);  // the values: as a second input
-    if (n == 0) return {kout, vout};
-    refuse_under_capture(name, policy);
-  } else {
-    n = static_cast<std::int64_t>(kl - kf);
-  }
-  const std::int64_t runs = detail::reduce_by_key(policy, kf, vf, n, kout, vout, eq, take_first{});
+std::int64_t unique_by_key_backend(const char* name, const Policy& policy, KeyIt kf, ValIt vf, std::int64_t n,
+                                   KeyOut kout, ValOut vout, Eq eq, bool inplace) {
+  if (!inplace) return detail::reduce_by_key(policy, kf, vf, n, kout, vout, eq, take_first{});
+  std::int64_t runs = 0;
+  with_copy<iter_value_t<KeyIt>>(name, policy, kf, n, [&](auto* keys) {
+    with_copy<iter_value_t<ValIt>>(name, policy, vf, n, [&](auto* values) {
+      runs = detail::reduce_by_key(policy, keys, values, n, kout, vout, eq, take_first{});
+    });
+  });
+  return runs;
+}
+
+/// unique_by_key_copy and unique_by_key (kout == kf, vout == vf).
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
+std::pair<KeyOut, ValOut> unique_by_key_entry(const char* name, const Policy& policy, KeyIt kf, KeyIt kl, ValIt vf,
+                                              KeyOut kout, ValOut vout, Eq eq) {
+  const std::int64_t n = check_call(name, policy, kf, kl, kout, vout);
+  check_stencil<Policy, KeyIt>(name, policy, vf, n, kout, vout);  // the values: as a second input
+  if (n == 0) return {kout, vout};
+  refuse_under_capture(name, policy);
+  const bool inplace = in_place(kf, n, kout) || in_place(vf, n, vout) || in_place(kf, n, vout) || in_place(vf, n, kout);
+  const std::int64_t runs = unique_by_key_backend(name, policy, kf, vf, n, kout, vout, eq, inplace);
   return {kout + runs, vout + runs};
 }
 
@@ -472,8 +488,8 @@ std::int64_t unique_count(const Policy& policy, It first, It last) {
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, detail::enable_policy<Policy> = 0>
 std::pair<KeyOut, ValOut> unique_by_key_copy(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
                                              KeyOut keys_out, ValOut values_out, Eq eq) {
-  return detail::select::unique_by_key_copy_entry("unique_by_key_copy", policy, keys_first, keys_last, values_first,
-                                                  keys_out, values_out, eq, false);
+  return detail::select::unique_by_key_entry("unique_by_key_copy", policy, keys_first, keys_last, values_first, keys_out,
+                                             values_out, eq);
 }
 /// unique_by_key_copy with eq = equal_to<>.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, detail::enable_policy<Policy> = 0>
@@ -481,25 +497,12 @@ std::pair<KeyOut, ValOut> unique_by_key_copy(const Policy& policy, KeyIt keys_fi
                                              KeyOut keys_out, ValOut values_out) {
   return unique_by_key_copy(policy, keys_first, keys_last, values_first, keys_out, values_out, equal_to<>{});
 }
-/// unique_by_key_copy in place (keys and values copied first); returns the new ends.
+/// unique_by_key_copy in place; returns the new ends.
 template <class Policy, class KeyIt, class ValIt, class Eq, detail::enable_policy<Policy> = 0>
 std::pair<KeyIt, ValIt> unique_by_key(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
                                       Eq eq) {
-  const char* name = "unique_by_key";
-  const std::int64_t n = detail::select::check_call(name, policy, keys_first, keys_last);
-  detail::check_iterator(name, "values", policy, values_first, n);
-  if (n == 0) return {keys_first, values_first};
-  detail::select::refuse_under_capture(name, policy);
-  using K = detail::iter_value_t<KeyIt>;
-  using V = detail::iter_value_t<ValIt>;
-  std::pair<KeyIt, ValIt> ends{keys_first, values_first};
-  detail::with_copy<K>(name, policy, keys_first, n, [&](auto* keys) {
-    detail::with_copy<V>(name, policy, values_first, n, [&](auto* values) {
-      ends = detail::select::unique_by_key_copy_entry(name, policy, keys, keys + n, values, keys_first, values_first, eq,
-                                                      true);
-    });
-  });
-  return ends;
+  return detail::select::unique_by_key_entry("unique_by_key", policy, keys_first, keys_last, values_first, keys_first,
+                                             values_first, eq);
 }
 /// unique_by_key with eq = equal_to<>.
 template <class Policy, class KeyIt, class ValIt, detail::enable_policy<Policy> = 0>

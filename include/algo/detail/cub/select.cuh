@@ -9,8 +9,7 @@
 //   run_length_encode                         cub::DeviceRunLengthEncode::Encode when eq is plain ==
 //                                             and the input fits CUB's int count, else reduce_by_key
 //   count_if, count, unique_count             cub::DeviceReduce over the flags (numeric.cuh)
-//   unique_by_key(_copy)                      reduce_by_key keeping the first value (segmented.cuh:
-//                                             cub::DeviceReduce::ReduceByKey)
+//   unique_by_key(_copy)                      cub::DeviceSelect::UniqueByKey (in place: from copies)
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -162,6 +161,31 @@ std::int64_t device_select(const char* name, const cub_policy& p, const Sel& sel
   cuda::temporary_buffer count(p, 2 * sizeof(long long));  // DevicePartition::If writes two counts
   cub_select(name, p, sel, first, n, out_true, out_false, count.as<long long>(), in_place);
   return cuda::copy_to_host(name, count.as<long long>(), p.stream);
+}
+
+/// unique_by_key(_copy) on CUB: DeviceSelect::UniqueByKey (in place: from copies of the keys and values).
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
+std::int64_t unique_by_key_backend(const char* name, const cub_policy& p, KeyIt kf, ValIt vf, std::int64_t n,
+                                   KeyOut kout, ValOut vout, Eq eq, bool in_place) {
+  if (in_place) {
+    using K = iter_value_t<KeyIt>;
+    using V = iter_value_t<ValIt>;
+    cuda::temporary_buffer keys(p, static_cast<std::size_t>(n) * sizeof(K));
+    cuda::temporary_buffer values(p, static_cast<std::size_t>(n) * sizeof(V));
+    device_detail::copy(name, p.stream, cuda::unwrap(kf), keys.as<K>(), n);
+    device_detail::copy(name, p.stream, cuda::unwrap(vf), values.as<V>(), n);
+    return unique_by_key_backend(name, p, keys.as<K>(), values.as<V>(), n, kout, vout, eq, false);
+  }
+  auto k = cuda::unwrap(kf);
+  auto v = cuda::unwrap(vf);
+  auto ko = cuda::unwrap(kout);
+  auto vo = cuda::unwrap(vout);
+  const cub_backend::key_equal_for_cub<Eq> ceq{eq};
+  cuda::temporary_buffer runs(p, sizeof(long long));
+  cub_backend::run_with_temporaries(name, "cub::DeviceSelect::UniqueByKey", p, [&](void* tmp, std::size_t& bytes) {
+    return ::cub::DeviceSelect::UniqueByKey(tmp, bytes, k, v, ko, vo, runs.as<long long>(), n, ceq, p.stream);
+  });
+  return cuda::copy_to_host(name, runs.as<long long>(), p.stream);
 }
 
 /// run_length_encode on CUB: DeviceRunLengthEncode::Encode (plain ==, int count).

@@ -3,6 +3,11 @@
 //   device_select        the single-pass look-back kernel (select/select_lookback.cuh) with the
 //                        count in a temporary, read back to the host (synchronizes the stream);
 //   device_select_into   the same kernel, the count written to the caller's location on the stream;
+//   unique_by_key_backend  unique_by_key(_copy): the same kernel over (key, value) pairs (a zip of the
+//                        keys and values in, of both outputs out), heads compared on the keys; in
+//                        place too (each element is compared with its predecessor as the unique
+//                        in place is: a tile reads the element before it, which an earlier tile
+//                        may have overwritten only with itself);
 //   device_partition     partition / stable_partition in place: the input is copied into a
 //                        temporary, the kernel writes the selected elements from the copy to the
 //                        front of the range and the rejected ones to the front of the copy (never
@@ -20,6 +25,9 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
+
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/tuple.h>
 
 #include "../../policy.hpp"
 #include "../select/common.hpp"
@@ -84,6 +92,23 @@ std::int64_t device_select(const char* name, const cuda_policy<S...>& policy, co
   cuda::temporary_buffer count(policy, sizeof(long long));
   device_select_into(name, policy, sel, first, n, out_true, out_false, count.as<long long>(), in_place);
   return cuda::copy_to_host(name, count.as<long long>(), policy.stream);
+}
+
+/// Equality of (key, value) pairs by their keys.
+template <class Eq>
+struct key_equal {
+  mutable Eq eq;
+  ALGO_EXEC_CHECK_DISABLE
+  template <class A, class B>
+  ALGO_HD bool operator()(const A& a, const B& b) const { return static_cast<bool>(eq(thrust::get<0>(a), thrust::get<0>(b))); }
+};
+
+template <class... S, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
+std::int64_t unique_by_key_backend(const char* name, const cuda_policy<S...>& policy, KeyIt kf, ValIt vf, std::int64_t n,
+                                   KeyOut kout, ValOut vout, Eq eq, bool in_place) {
+  const auto in = thrust::make_zip_iterator(cuda::unwrap(kf), cuda::unwrap(vf));
+  const auto out = thrust::make_zip_iterator(cuda::unwrap(kout), cuda::unwrap(vout));
+  return device_select(name, policy, heads<key_equal<Eq>>{key_equal<Eq>{eq}}, in, n, out, no_output{}, in_place);
 }
 
 namespace device_detail {
