@@ -65,6 +65,13 @@ struct s16_small {
 struct make_s16 {
   __host__ __device__ s16 operator()(std::int64_t i) const { return s16{(i * 2654435761LL) % 1000, -i}; }
 };
+struct s32 {
+  std::int64_t a, b, c, d;
+};
+inline bool operator==(const s32& x, const s32& y) { return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d; }
+struct s32_keep {
+  __host__ __device__ bool operator()(const s32& s) const { return (s.a ^ s.d) % 5 != 0; }
+};
 
 inline std::vector<std::int64_t> sizes() {
   constexpr std::int64_t T = 8192;  // algo::cuda's uint32 tile (256 threads x 32 items)
@@ -285,8 +292,27 @@ void check_fancy(const Policy& policy) {
   thrust::device_vector<s16> out(want.size());
   REQUIRE(algo::copy_if(policy, src, src + n, out.begin(), s16_small{}) == out.end());
   require_same(host(out, want.size()), want, "copy_if: 16-byte struct from a transform iterator");
-  thrust::device_vector<s16> mem(src, src + n), rem(n - want.size());
-  algo::remove_copy_if(policy, mem.begin(), mem.end(), rem.begin(), s16_small{});
+  // 16- and 32-byte structs in memory, around their tiles (1024 and 512 elements)
+  for (std::int64_t m : {std::int64_t(1), std::int64_t(511), std::int64_t(512), std::int64_t(513), std::int64_t(1023),
+                         std::int64_t(1024), std::int64_t(1025), std::int64_t(7 * 1024 + 3)}) {
+    INFO("struct sizes, n = " << m);
+    std::vector<s16> h16(static_cast<std::size_t>(m)), r16;
+    std::vector<s32> h32(static_cast<std::size_t>(m)), w32;
+    for (std::int64_t i = 0; i < m; ++i) {
+      h16[i] = make_s16{}(i * 31 + 7);
+      if (!s16_small{}(h16[i])) r16.push_back(h16[i]);
+      h32[i] = s32{i, 3 * i + 1, -i, i * i % 97};
+      if (s32_keep{}(h32[i])) w32.push_back(h32[i]);
+    }
+    const thrust::device_vector<s16> d16(h16.begin(), h16.end());
+    thrust::device_vector<s16> o16(r16.size());
+    REQUIRE(algo::remove_copy_if(policy, d16.begin(), d16.end(), o16.begin(), s16_small{}) == o16.end());
+    require_same(host(o16, r16.size()), r16, "remove_copy_if: 16-byte struct");
+    const thrust::device_vector<s32> d32(h32.begin(), h32.end());
+    thrust::device_vector<s32> o32(w32.size());
+    REQUIRE(algo::copy_if(policy, d32.begin(), d32.end(), o32.begin(), s32_keep{}) == o32.end());
+    require_same(host(o32, w32.size()), w32, "copy_if: 32-byte struct");
+  }
   // a stateful, non-const predicate; a transform output; a discard output
   const auto h = random_u32(n, 23);
   const thrust::device_vector<std::uint32_t> in(h.begin(), h.end());
