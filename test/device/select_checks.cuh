@@ -73,6 +73,24 @@ struct s32_keep {
   __host__ __device__ bool operator()(const s32& s) const { return (s.a ^ s.d) % 5 != 0; }
 };
 
+/// Not trivially copyable (as Thrust's TestCopyIfNonTrivial): assignment copies only into an object
+/// that was constructed (`magic` set), so writing into raw memory would be seen.
+struct constructed_only {
+  static constexpr int magic_value = 923390;
+  int field;
+  int magic;
+  __host__ __device__ constructed_only() : field(0), magic(magic_value) {}
+  __host__ __device__ constructed_only(int f) : field(f), magic(magic_value) {}
+  constructed_only(const constructed_only&) = default;
+  __host__ __device__ constructed_only& operator=(const constructed_only& x) {
+    if (magic == magic_value) field = x.field;
+    return *this;
+  }
+};
+struct field_odd {
+  __host__ __device__ bool operator()(const constructed_only& x) const { return (x.field & 1) != 0; }
+};
+
 inline std::vector<std::int64_t> sizes() {
   constexpr std::int64_t T = 8192;  // algo::cuda's uint32 tile (256 threads x 32 items)
   return {0, 1, 2, 31, 32, 33, 1000, T - 1, T, T + 1, 2 * T + 1, 5 * T + 17, (std::int64_t(1) << 20) + 3};
@@ -327,6 +345,27 @@ void check_fancy(const Policy& policy) {
   REQUIRE(d - thrust::make_discard_iterator() == static_cast<std::ptrdiff_t>(odd3.size()));
   REQUIRE(algo::count(policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(1000),
                       5u) == 1);
+}
+
+// ---- a type that is not trivially copyable (Thrust's TestCopyIfNonTrivial) ------------------------------------------------
+template <class Policy>
+void check_non_trivial(const Policy& policy) {
+  for (std::int64_t n : {std::int64_t(10), std::int64_t(3 * 8192 + 5)}) {
+    INFO("n = " << n);
+    std::vector<constructed_only> h;
+    std::vector<int> want;
+    for (std::int64_t i = 0; i < n; ++i) {
+      h.push_back(constructed_only(static_cast<int>(i * 7 + 99)));
+      if (field_odd{}(h.back())) want.push_back(h.back().field);
+    }
+    const thrust::device_vector<constructed_only> a(h.begin(), h.end());
+    thrust::device_vector<constructed_only> b(want.size());
+    REQUIRE(algo::copy_if(policy, a.begin(), a.end(), b.begin(), field_odd{}) == b.end());
+    const thrust::host_vector<constructed_only> hb = b;
+    std::vector<int> got;
+    for (const auto& x : hb) got.push_back(x.field);
+    require_same(got, want, "copy_if: not trivially copyable");
+  }
 }
 
 // ---- graph capture: the *_into forms capture; the host-returning ones are refused -------------------------------------

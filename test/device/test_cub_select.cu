@@ -21,6 +21,9 @@ TEST_CASE("cub unique_copy, unique_count, unique_by_key, run_length_encode", "[c
 TEST_CASE("cub selection: 16-byte struct, fancy iterators, stateful predicate", "[cub][select][fancy]") {
   sel_test::check_fancy(algo::cub);
 }
+TEST_CASE("cub copy_if of a type that is not trivially copyable", "[cub][select][types]") {
+  sel_test::check_non_trivial(algo::cub);
+}
 TEST_CASE("cub selection under graph capture", "[cub][select][graph]") { sel_test::check_graph(algo::cub); }
 TEST_CASE("cub selection: bad input raises algo::error", "[cub][select][errors]") { sel_test::check_errors(algo::cub); }
 TEST_CASE("cub copy_if and count past 2^31 elements", "[cub][select][large]") { sel_test::check_large(algo::cub); }

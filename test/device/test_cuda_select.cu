@@ -21,6 +21,9 @@ TEST_CASE("cuda unique_copy, unique_count, unique_by_key, run_length_encode", "[
 TEST_CASE("cuda selection: 16-byte struct, fancy iterators, stateful predicate", "[cuda][select][fancy]") {
   sel_test::check_fancy(algo::cuda);
 }
+TEST_CASE("cuda copy_if of a type that is not trivially copyable", "[cuda][select][types]") {
+  sel_test::check_non_trivial(algo::cuda);
+}
 TEST_CASE("cuda selection under graph capture", "[cuda][select][graph]") { sel_test::check_graph(algo::cuda); }
 TEST_CASE("cuda selection: bad input raises algo::error", "[cuda][select][errors]") { sel_test::check_errors(algo::cuda); }
 TEST_CASE("cuda copy_if and count past 2^31 elements", "[cuda][select][large]") { sel_test::check_large(algo::cuda); }
