@@ -4,7 +4,7 @@
 //   ticket     a block draws its tile index from the tile state's counter (tiles start in index
 //              order, as in the scans: a tile only waits on tiles already running);
 //   load       the tile's values, warp-striped (select_tile.cuh);
-//   flag       the selector's flags (select_tile.cuh), and each warp's count (ballots);
+//   flag       the selector's flags (select_tile.cuh), and each warp's count (one warp reduction);
 //   scan       the block scan (block/, the policy's block scan and warp phase) of the warp counts;
 //              in its spine, warp 0 hands the tile's count to the look-back (scan/decoupled_lookback.cuh,
 //              the scans' own look_back over lookback/tile_state.cuh), which publishes it and

@@ -8,8 +8,9 @@
 //   flag     the selector's flag of each item, one bit per item (heads<> compares each item with
 //            its predecessor: the lane below through a shuffle, lane 0 with the last item of the
 //            row before, the warp's first item with the element before the warp, read once);
-//   count    per item row j, a ballot of the flags: the warp's count, and each selected item's
-//            rank among the warp's selected items (popc of the ballot below its lane);
+//   count    the warp's count (one warp reduction of the lanes' flag counts); in the scatter, per
+//            item row j, a ballot of the flags gives each selected item's rank among the warp's
+//            selected items (popc of the ballot below its lane);
 //   scatter  once the warp's offset is known (block scan of the warp counts after the tile's
 //            look-back prefix), each row's selected items go to consecutive positions: one warp
 //            store instruction covers a contiguous run of the output (coalesced as the staged
@@ -108,13 +109,18 @@ __device__ __forceinline__ unsigned flags(const heads<Eq>& sel, const InIt& in, 
 }
 
 // ---- count --------------------------------------------------------------------------------------
-/// The warp's number of selected items (every lane).
+/// The warp's number of selected items (every lane): one warp reduction of the lanes' counts (sm_80
+/// on), else a ballot per item row.
 template <int Items>
 __device__ __forceinline__ int warp_count(unsigned bits) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return static_cast<int>(__reduce_add_sync(full_warp_mask, static_cast<unsigned>(__popc(bits))));
+#else
   int c = 0;
 #pragma unroll
   for (int j = 0; j < Items; ++j) c += __popc(__ballot_sync(full_warp_mask, (bits >> j) & 1u));
   return c;
+#endif
 }
 
 // ---- scatter ------------------------------------------------------------------------------------
