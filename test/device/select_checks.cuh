@@ -23,6 +23,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/partition.h>
@@ -345,6 +346,24 @@ void check_fancy(const Policy& policy) {
   REQUIRE(d - thrust::make_discard_iterator() == static_cast<std::ptrdiff_t>(odd3.size()));
   REQUIRE(algo::count(policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(1000),
                       5u) == 1);
+  // permutation iterators in (the input reversed) and out (every selected element to the mirror position)
+  std::vector<std::int64_t> rev(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) rev[i] = n - 1 - i;
+  const thrust::device_vector<std::int64_t> d_rev(rev.begin(), rev.end());
+  std::vector<std::uint32_t> want_rev;
+  for (std::int64_t i = n - 1; i >= 0; --i)
+    if (h[i] & 1u) want_rev.push_back(h[i]);
+  thrust::device_vector<std::uint32_t> pr(want_rev.size());
+  const auto pin = thrust::make_permutation_iterator(in.begin(), d_rev.begin());
+  REQUIRE(algo::copy_if(policy, pin, pin + n, pr.begin(), odd_stateful{}) == pr.end());
+  require_same(host(pr, want_rev.size()), want_rev, "copy_if from a permutation iterator");
+  thrust::device_vector<std::uint32_t> po(want_rev.size());
+  std::vector<std::int64_t> mirror(want_rev.size());
+  for (std::size_t i = 0; i < mirror.size(); ++i) mirror[i] = static_cast<std::int64_t>(mirror.size() - 1 - i);
+  const thrust::device_vector<std::int64_t> d_mirror(mirror.begin(), mirror.end());
+  algo::copy_if(policy, pin, pin + n, thrust::make_permutation_iterator(po.begin(), d_mirror.begin()), odd_stateful{});
+  std::vector<std::uint32_t> want_mirror(want_rev.rbegin(), want_rev.rend());
+  require_same(host(po, want_rev.size()), want_mirror, "copy_if into a permutation iterator");
 }
 
 // ---- a type that is not trivially copyable (Thrust's TestCopyIfNonTrivial) ------------------------------------------------

@@ -9,6 +9,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
@@ -119,6 +120,16 @@ TEST_CASE("selection against thrust::host", "[host_thrust][select]") {
       REQUIRE(ez1 - zo1 == ez2 - zo2);
       require_same(z1, z3, "copy_if over a zip: first");
       require_same(z2, z4, "copy_if over a zip: second");
+      // a permutation input (the input reversed): the library cannot see through it (algo::par then
+      // writes on one thread), the result is the same
+      thrust::host_vector<std::int64_t> rev(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) rev[i] = n - 1 - i;
+      const auto pin = thrust::make_permutation_iterator(in.begin(), rev.begin());
+      thrust::host_vector<std::uint32_t> p1(in.size()), p2(in.size());
+      const auto ep1 = algo::copy_if(policy, pin, pin + n, p1.begin(), keep_pct{50});
+      const auto ep2 = thrust::copy_if(thrust::host, pin, pin + n, p2.begin(), keep_pct{50});
+      REQUIRE(ep1 - p1.begin() == ep2 - p2.begin());
+      require_same(p1, p2, "copy_if from a permutation iterator");
     }
   });
 }
