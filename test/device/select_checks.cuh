@@ -466,6 +466,17 @@ void check_large(const Policy& policy) {
   REQUIRE(idx[0] == 0);
   REQUIRE(idx[want - 1] == 3 * (want - 1));
   REQUIRE(idx[want / 2] == 3 * (want / 2));
+  // unique over runs of 3 equal bytes (values 0..250 in turn): one run every 3 elements
+  thrust::transform(thrust::device, thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
+                    in.begin(), [] __device__(std::int64_t i) { return static_cast<std::uint8_t>((i / 3) % 251); });
+  REQUIRE(algo::unique_count(policy, in.begin(), in.end()) == want);
+  idx.clear();
+  idx.shrink_to_fit();
+  thrust::device_vector<std::uint8_t> u(static_cast<std::size_t>(want));
+  REQUIRE(algo::unique_copy(policy, in.begin(), in.end(), u.begin()) == u.end());
+  REQUIRE(u[0] == 0);
+  REQUIRE(u[want - 1] == static_cast<std::uint8_t>((want - 1) % 251));
+  REQUIRE(u[want / 2] == static_cast<std::uint8_t>((want / 2) % 251));
 }
 
 }  // namespace sel_test
