@@ -37,8 +37,8 @@
 // d_first == first write over the input in one pass on every policy (algo::cuda: a tile writes only
 // positions below its own end, and only after every earlier tile has read its input, which the
 // look-back already waits for; unique_by_key too). partition / stable_partition (the rejected
-// elements go to the end) copy the input first, and so does unique_by_key on the host policies and
-// algo::cub.
+// elements go to the end) go through a temporary (the rejected part on algo::cuda, a copy of the
+// input elsewhere), and unique_by_key copies its input on the host policies and algo::cub.
 //
 // Device policies return ends and counts to the host, so they synchronize the policy's stream and
 // are refused under graph capture (use the *_into forms there).
@@ -222,9 +222,10 @@ std::pair<OutT, OutF> partition_copy_entry(const char* name, const Policy& polic
   return {r.out_true, r.out_false};
 }
 
-/// partition / stable_partition in place: the input is copied first (host vector, device temporary);
-/// the selected elements go from the copy to the front of the range, the rejected ones to the front of
-/// the copy (never ahead of what is still to be read), then after the selected ones.
+/// partition / stable_partition in place. Host policies: the input is copied first; the selected
+/// elements go from the copy to the front of the range, the rejected ones to the front of the copy
+/// (never ahead of what is still to be read), then after the selected ones. Device policies:
+/// device_partition (cuda/select.cuh): the selected ones in place, the rejected ones through a temporary.
 template <class Policy, class Sel, class It>
 It partition_entry(const char* name, const Policy& policy, It first, It last, const Sel& sel) {
   const std::int64_t n = check_call(name, policy, first, last);
@@ -422,7 +423,8 @@ std::pair<OutT, OutF> stable_partition_copy(const Policy& policy, InIt first, In
 
 // ---- partition / stable_partition (in place) --------------------------------------------------------
 /// Reorders [first, last) so that the elements x with pred(x) come first, each part in input order;
-/// returns the start of the second part. Copies the input first (host vector, device temporary).
+/// returns the start of the second part. Goes through a temporary (algo::cuda: the rejected part;
+/// the other policies: a copy of the input).
 template <class Policy, class It, class Pred, detail::enable_policy<Policy> = 0>
 It partition(const Policy& policy, It first, It last, Pred pred) {
   return detail::select::partition_entry("partition", policy, first, last, detail::select::by_value<Pred, false>{{pred}});

@@ -8,12 +8,11 @@
 //                        place too (each element is compared with its predecessor as the unique
 //                        in place is: a tile reads the element before it, which an earlier tile
 //                        may have overwritten only with itself);
-//   device_partition     partition / stable_partition in place: the input is copied into a
-//                        temporary, the kernel writes the selected elements from the copy to the
-//                        front of the range and the rejected ones to the front of the copy (never
-//                        ahead of what the copy still holds to be read: in place within the copy),
-//                        then those are copied after the selected ones. Costs a read and a write of
-//                        the input and of the rejected part on top of the pass.
+//   device_partition     partition / stable_partition in place: one pass writes the selected
+//                        elements to the front of the range (in place, as remove_if) and the
+//                        rejected ones to a temporary, which is then copied after them. Costs a
+//                        write, a read and a write of the rejected part on top of the pass (plus
+//                        a copy of the input on algo::cub, whose DevicePartition is not in place).
 //
 // Every selection runs on the decoupled look-back whatever the policy's scan strategy (counts are
 // integers: exact, and reproducible, on any strategy); the policy's block scan and warp phase are
@@ -132,12 +131,11 @@ void copy(const char* name, cudaStream_t stream, InIt in, OutIt out, std::int64_
 template <class Policy, class Sel, class It>
 It device_partition(const char* name, const Policy& policy, const Sel& sel, It first, std::int64_t n) {
   using V = iter_value_t<It>;
-  cuda::temporary_buffer copy(policy, static_cast<std::size_t>(n) * sizeof(V));
-  V* c = copy.as<V>();
+  cuda::temporary_buffer rejected(policy, static_cast<std::size_t>(n) * sizeof(V));
+  V* r = rejected.as<V>();
   auto f = cuda::unwrap(first);
-  device_detail::copy(name, policy.stream, f, c, n);
-  const std::int64_t kept = device_select(name, policy, sel, c, n, f, c, true);
-  device_detail::copy(name, policy.stream, c, f + kept, n - kept);
+  const std::int64_t kept = device_select(name, policy, sel, f, n, f, r, true);
+  device_detail::copy(name, policy.stream, r, f + kept, n - kept);
   return first + kept;
 }
 
