@@ -175,6 +175,22 @@ void check_copy_if(const Policy& policy) {
   }
 }
 
+// ---- a policy with other block-scan choices (the block scan of the warp counts) ------------------------------
+template <class Policy>
+void check_variant(const Policy& policy) {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(8191), std::int64_t(8193), std::int64_t(40 * 8192 + 7)}) {
+    INFO("n = " << n);
+    const auto h = random_u32(n, 41 + static_cast<std::uint64_t>(n));
+    const thrust::device_vector<std::uint32_t> in(h.begin(), h.end());
+    std::vector<std::uint32_t> want;
+    for (auto x : h)
+      if (keep_pct{50}(x)) want.push_back(x);
+    thrust::device_vector<std::uint32_t> out(want.size());
+    REQUIRE(algo::copy_if(policy, in.begin(), in.end(), out.begin(), keep_pct{50}) == out.end());
+    require_same(host(out, want.size()), want, "copy_if");
+  }
+}
+
 // ---- in place: remove_if, remove, copy_if onto first, unique ------------------------------------------------
 template <class Policy>
 void check_in_place(const Policy& policy) {

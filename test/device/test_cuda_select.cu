@@ -24,6 +24,10 @@ TEST_CASE("cuda selection: 16-byte struct, fancy iterators, stateful predicate",
 TEST_CASE("cuda copy_if of a type that is not trivially copyable", "[cuda][select][types]") {
   sel_test::check_non_trivial(algo::cuda);
 }
+TEST_CASE("cuda copy_if with the Kogge-Stone block scan and shared-memory warp scans", "[cuda][select][variants]") {
+  sel_test::check_variant(algo::cuda.with(algo::block_scan::kogge_stone).with(algo::warp_phase::smem));
+  sel_test::check_variant(algo::cuda.with(algo::block_scan::brent_kung));
+}
 TEST_CASE("cuda selection under graph capture", "[cuda][select][graph]") { sel_test::check_graph(algo::cuda); }
 TEST_CASE("cuda selection: bad input raises algo::error", "[cuda][select][errors]") { sel_test::check_errors(algo::cuda); }
 TEST_CASE("cuda copy_if and count past 2^31 elements", "[cuda][select][large]") { sel_test::check_large(algo::cuda); }
