@@ -1,8 +1,8 @@
 // Checks for the algo::cuda reduce strategies (included by test_cuda_reduce_*.cu; one executable per
 // strategy keeps each nvcc run short). The full overload / iterator / stream battery of
-// test/support/device_checks.cuh runs on the default policy (test_cuda_reduce_default.cu); every
-// strategy x warp phase gets check_strategy<T...>() below, at sizes around the kernels' own units
-// (block size, warp tile, one block's step) and up to 2^24 + 3:
+// test/support/device_checks.cuh runs on the default policy (test_cuda_reduce_retirement.cu, with the
+// default's strategy); every strategy x warp phase gets check_strategy<T...>() below, at sizes around
+// the kernels' own units (block size, warp tile, one block's step) and up to 2^24 + 3:
 //
 //   reduce(first, last) and reduce(first, last, init)     plus, vs the host fold (and thrust)
 //   reduce(first, last, init, op)                          the type's operator (xor / max / matrix product)
