@@ -123,7 +123,7 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
       const Acc want = static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), algo::plus<>{}));
       const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init);
       expect_value("vs host", got, want, sum_abs + init_abs, n);
-      if (n > 0) expect_value("vs thrust::reduce", got, thrust::reduce(thrust::device, in.begin(), in.end(), c.init),
+      if (n > 0) expect_value("vs thrust::reduce", got, thrust_ref::reduce(in.begin(), n, c.init),
                               sum_abs + init_abs, n);
       check_into<Acc>("reduce_into(policy, first, last, out, init, plus)", policy, want, sum_abs + init_abs, n,
                       [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, c.init, algo::plus<>{}); });

@@ -107,7 +107,7 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
     CHECK(out.guard_intact());
     if constexpr (std::is_same<T, std::int32_t>::value) {
       device_buffer<Acc> t(un);
-      thrust::exclusive_scan(thrust::device, in.begin(), in.end(), t.begin(), c.init, c.op);
+      thrust_ref::exclusive_scan(in.begin(), n, t.begin(), c.init, c.op);
       expect_equal("vs thrust::exclusive_scan", got, t.download(), sc_init);
     }
     if constexpr (same_acc) {
