@@ -14,6 +14,12 @@
 //   reduce_into / transform_reduce_into                    on a non-blocking stream, into a guarded buffer
 //
 // The atomic strategy runs only the operator/type pairs it supports (hardware atomics).
+//
+// Value types: with the shuffle warp phase (the default) every one: int32, uint8 -> int64 (mixed
+// input and accumulator), float, double, mat2i (16-byte non-commutative struct); with the
+// shared-memory warp phase those whose accumulators differ in size (int32, uint8 -> int64, mat2i:
+// 4, 8 and 16 bytes, commutative and not): float and double go through it as int32 and the int64
+// accumulator do, their own vector loads (and atomics) being checked with shuffles.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -6,8 +6,9 @@
 //     this strategy's kernels (test_cuda_reduce_default.cu has the rest of the default policy:
 //     bit-identity, concurrency, bad input, [large]);
 //   - the strategy checks of test_cuda_reduce_checks.cuh with both warp phases (volatile shared
-//     memory, shuffles) on int32, uint8 -> int64, float, double, a 2x2 matrix product and
-//     (a, b) -> b, at sizes around the kernels' units and up to 2^24 + 3.
+//     memory, shuffles) on int32, uint8 -> int64, float, double, a 2x2 matrix product (the
+//     shared-memory phase: int32, uint8 -> int64, mat2i) and (a, b) -> b, at sizes around the
+//     kernels' units and up to 2^24 + 3.
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
@@ -47,7 +48,7 @@ TEST_CASE("cuda reduce: retirement_count, shuffle warp phase", "[cuda][reduce][r
   check_strategy<std::int32_t, std::uint8_t, float, double, mat2i>(shfl);
 }
 TEST_CASE("cuda reduce: retirement_count, shared-memory warp phase", "[cuda][reduce][retirement]") {
-  check_strategy<std::int32_t, std::uint8_t, float, double, mat2i>(smem);
+  check_strategy<std::int32_t, std::uint8_t, mat2i>(smem);
 }
 TEST_CASE("cuda reduce: retirement_count, take_right over a counting iterator", "[cuda][reduce][retirement]") {
   cuda_reduce_test::check_take_right_counting(shfl);

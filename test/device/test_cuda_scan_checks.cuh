@@ -4,6 +4,12 @@
 // strategy x warp phase gets check_strategy<T...>() below: the scan forms whose code paths differ
 // inside a strategy (inclusive without init, inclusive with init, exclusive, in place, plus and a
 // custom operator), on raw pointers, at sizes around that strategy's own tiles.
+//
+// Value types: with the shuffle warp phase (the default) every one: int32, uint8 -> int64 (mixed
+// input and accumulator), float, double, affine_i (8-byte non-commutative struct), big32 (32 bytes);
+// with the shared-memory warp phase those whose accumulators differ in size (int32, uint8 -> int64,
+// affine_i, big32: 4, 8 and 32 bytes, commutative and not): float and double go through it as int32
+// and the int64 accumulator do, their own tile sizes and loads being checked with shuffles.
 #pragma once
 
 #include <cuda_runtime_api.h>

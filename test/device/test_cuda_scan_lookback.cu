@@ -38,7 +38,7 @@ TEST_CASE("cuda scans: decoupled look-back, shuffle warp phase", "[cuda][scan][l
   check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(lookback, false);
 }
 TEST_CASE("cuda scans: decoupled look-back, shared-memory warp phase", "[cuda][scan][lookback]") {
-  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(lookback_smem, false);
+  check_strategy<std::int32_t, std::uint8_t, affine_i, big32>(lookback_smem, false);
 }
 
 TEST_CASE("cuda scans: concurrent scans on several streams, back-to-back scans on one", "[cuda][scan][lookback]") {
