@@ -1,5 +1,5 @@
 #pragma once
-// Shared by test_device_errors_cub.cu and test_device_errors_cuda.cu.
+// Shared by the device policies' error tests (test_device_errors.cu: algo::cub and algo::cuda).
 // Bad input to the device policies (algo::cub and the default algo::cuda): each case throws
 // algo::error, its message names the algorithm and the problem, and nothing was written. Empty
 // ranges are valid: scans return d_first, reductions return init, transpose returns out.

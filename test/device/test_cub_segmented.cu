@@ -1,9 +1,14 @@
 // The segmented and by-key algorithms on algo::cub (CUB's *ByKey scans, ReduceByKey for plain
 // equality, DeviceSegmentedReduce for commutative operators; the lifted scan on CUB's scan
-// otherwise): every overload against the host reference and thrust::*_by_key(thrust::device),
-// int32, float, mat2i (non-commutative: the order-keeping paths); fancy iterators, device_vector,
-// uniform_offsets, a custom key_equal, accumulator types, in place, bad input; [large]: past 2^31
+// otherwise): every overload against the host reference, int32 (CUB's primitives: 4 bytes, plus,
+// plain equality) and mat2i (non-commutative: the order-keeping lifted paths); fancy iterators,
+// device_vector, uniform_offsets, a custom key_equal, accumulator types (uint8 -> int32, float
+// values with a double init, int32 with an int64 init), in place, bad input; [large]: past 2^31
 // elements (test/device/segmented_checks.cuh). No bitwise check: CUB's scans are not reproducible.
+// Left out, as they add no path of algo::cub: float values (the same CUB primitives as int32;
+// algo::cub has no floating-point case; float sums stay in check_accumulators) and the comparison
+// with thrust::*_by_key(thrust::device) (CUB's same by-key algorithms; those thrust calls are
+// compiled and compared with algo::cuda in test_cuda_segmented.cu; the host reference is exact here).
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
@@ -21,19 +26,13 @@ static_assert(!cb::is_plain_equal_v<algo::equal_to<int>, double> && !cb::is_plai
 static_assert(!cb::is_plain_equal_v<algo::plus<>, int>, "");
 
 TEST_CASE("cub scans by key and reduce_by_key: int32", "[cub][segmented][by_key]") {
-  seg_test::check_by_key<true, false, std::int32_t>(algo::cub);
-}
-TEST_CASE("cub scans by key and reduce_by_key: float", "[cub][segmented][by_key][float]") {
-  seg_test::check_by_key<true, false, float>(algo::cub);
+  seg_test::check_by_key<false, false, std::int32_t>(algo::cub);
 }
 TEST_CASE("cub scans by key and reduce_by_key: mat2i (non-commutative)", "[cub][segmented][by_key]") {
-  seg_test::check_by_key<true, false, algo_test::mat2i>(algo::cub);
+  seg_test::check_by_key<false, false, algo_test::mat2i>(algo::cub);
 }
 TEST_CASE("cub segmented reduce and scans: int32", "[cub][segmented][offsets]") {
   seg_test::check_segmented<false, std::int32_t>(algo::cub);
-}
-TEST_CASE("cub segmented reduce and scans: float", "[cub][segmented][offsets][float]") {
-  seg_test::check_segmented<false, float>(algo::cub);
 }
 TEST_CASE("cub segmented reduce and scans: mat2i (non-commutative)", "[cub][segmented][offsets]") {
   seg_test::check_segmented<false, algo_test::mat2i>(algo::cub);

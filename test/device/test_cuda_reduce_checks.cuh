@@ -1,8 +1,8 @@
 // Checks for the algo::cuda reduce strategies (included by test_cuda_reduce_*.cu; one executable per
 // strategy keeps each nvcc run short). The full overload / iterator / stream battery of
-// test/support/device_checks.cuh runs on the default policy (test_cuda_reduce_default.cu); every
-// strategy x warp phase gets check_strategy<T...>() below, at sizes around the kernels' own units
-// (block size, warp tile, one block's step) and up to 2^24 + 3:
+// test/support/device_checks.cuh runs on the default policy (test_cuda_reduce_retirement.cu, with the
+// default's strategy); every strategy x warp phase gets check_strategy<T...>() below, at sizes around
+// the kernels' own units (block size, warp tile, one block's step) and up to 2^24 + 3:
 //
 //   reduce(first, last) and reduce(first, last, init)     plus, vs the host fold (and thrust)
 //   reduce(first, last, init, op)                          the type's operator (xor / max / matrix product)
@@ -14,6 +14,12 @@
 //   reduce_into / transform_reduce_into                    on a non-blocking stream, into a guarded buffer
 //
 // The atomic strategy runs only the operator/type pairs it supports (hardware atomics).
+//
+// Value types: with the shuffle warp phase (the default) every one: int32, uint8 -> int64 (mixed
+// input and accumulator), float, double, mat2i (16-byte non-commutative struct); with the
+// shared-memory warp phase those whose accumulators differ in size (int32, uint8 -> int64, mat2i:
+// 4, 8 and 16 bytes, commutative and not): float and double go through it as int32 and the int64
+// accumulator do, their own vector loads (and atomics) being checked with shuffles.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -123,7 +129,7 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
       const Acc want = static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), algo::plus<>{}));
       const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init);
       expect_value("vs host", got, want, sum_abs + init_abs, n);
-      if (n > 0) expect_value("vs thrust::reduce", got, thrust::reduce(thrust::device, in.begin(), in.end(), c.init),
+      if (n > 0) expect_value("vs thrust::reduce", got, thrust_ref::reduce(in.begin(), n, c.init),
                               sum_abs + init_abs, n);
       check_into<Acc>("reduce_into(policy, first, last, out, init, plus)", policy, want, sum_abs + init_abs, n,
                       [&](const auto& p, Acc* out) { algo::reduce_into(p, in.begin(), in.end(), out, c.init, algo::plus<>{}); });

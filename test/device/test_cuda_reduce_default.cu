@@ -1,5 +1,5 @@
 // algo::cuda reduce, default policy (retirement_count, shuffle warp phase), beyond the generic battery
-// (test_cuda_default_reduce.cu runs device_checks.cuh's every-overload checks on algo::cuda):
+// (test_cuda_reduce_retirement.cu runs device_checks.cuh's every-overload checks on algo::cuda):
 // run-to-run bit-identity of float results; reductions in flight on several streams at once and
 // back to back on one (per-call temporaries, epochs); bad input to reduce_into and empty ranges; and
 // inputs past 2^31 elements ([large]).

@@ -1,6 +1,7 @@
 // algo::cuda reduce, strategy locked, both warp phases (volatile shared memory, shuffles): the
 // strategy checks of test_cuda_reduce_checks.cuh on int32, uint8 -> int64, float, double, a 2x2
-// matrix product and (a, b) -> b, at sizes around the kernels' units and up to 2^24 + 3.
+// matrix product (the shared-memory phase: int32, uint8 -> int64, mat2i) and (a, b) -> b, at sizes
+// around the kernels' units and up to 2^24 + 3.
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
@@ -19,7 +20,7 @@ TEST_CASE("cuda reduce: locked, shuffle warp phase", "[cuda][reduce][locked]") {
   check_strategy<std::int32_t, std::uint8_t, float, double, mat2i>(shfl);
 }
 TEST_CASE("cuda reduce: locked, shared-memory warp phase", "[cuda][reduce][locked]") {
-  check_strategy<std::int32_t, std::uint8_t, float, double, mat2i>(smem);
+  check_strategy<std::int32_t, std::uint8_t, mat2i>(smem);
 }
 TEST_CASE("cuda reduce: locked, take_right over a counting iterator", "[cuda][reduce][locked]") {
   cuda_reduce_test::check_take_right_counting(shfl);

@@ -4,6 +4,12 @@
 // strategy x warp phase gets check_strategy<T...>() below: the scan forms whose code paths differ
 // inside a strategy (inclusive without init, inclusive with init, exclusive, in place, plus and a
 // custom operator), on raw pointers, at sizes around that strategy's own tiles.
+//
+// Value types: with the shuffle warp phase (the default) every one: int32, uint8 -> int64 (mixed
+// input and accumulator), float, double, affine_i (8-byte non-commutative struct), big32 (32 bytes);
+// with the shared-memory warp phase those whose accumulators differ in size (int32, uint8 -> int64,
+// affine_i, big32: 4, 8 and 32 bytes, commutative and not): float and double go through it as int32
+// and the int64 accumulator do, their own tile sizes and loads being checked with shuffles.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -107,7 +113,7 @@ void check_strategy_one(const Policy& policy, std::int64_t n, std::uint64_t seed
     CHECK(out.guard_intact());
     if constexpr (std::is_same<T, std::int32_t>::value) {
       device_buffer<Acc> t(un);
-      thrust::exclusive_scan(thrust::device, in.begin(), in.end(), t.begin(), c.init, c.op);
+      thrust_ref::exclusive_scan(in.begin(), n, t.begin(), c.init, c.op);
       expect_equal("vs thrust::exclusive_scan", got, t.download(), sc_init);
     }
     if constexpr (same_acc) {

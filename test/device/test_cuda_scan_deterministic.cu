@@ -301,6 +301,11 @@ TEST_CASE("cuda scans (deterministic look-back): int32", "[cuda][scan][determini
   check_scans<std::int32_t>(det, sizes());
 }
 TEST_CASE("cuda scans (deterministic look-back): float", "[cuda][scan][deterministic]") { check_scans<float>(det, sizes()); }
+TEST_CASE("cuda scans (default policy): float, the deterministic look-back's kernels", "[cuda][scan][deterministic]") {
+  // the default policy's float battery (test_cuda_scan_lookback.cu runs it for the other types):
+  // automatic picks this strategy for float, so it shares the kernels above
+  check_scans<float>(algo::cuda, cuda_scan_test::for_this_run(device_sizes({1024, 1920, 2048, 3072, 4096, 8192, 16384})));
+}
 TEST_CASE("cuda scans (deterministic look-back): double", "[cuda][scan][deterministic]") { check_scans<double>(det, sizes()); }
 TEST_CASE("cuda scans (deterministic look-back): affine maps (8 bytes, non-commutative)", "[cuda][scan][deterministic]") {
   check_scans<affine_i, affine>(det, sizes());

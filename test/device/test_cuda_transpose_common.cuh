@@ -1,5 +1,5 @@
-// Checks for the algo::cuda transpose strategies (included by test_cuda_transpose_*.cu: one
-// executable per element size keeps each nvcc run short, and instantiates only that size).
+// Checks for the algo::cuda transpose strategies (included by test_cuda_transpose_strategies.cu, every
+// element size in one unit, and test_cuda_transpose_forms.cu).
 //
 //   check_strategies<T>(shapes)   every strategy x every shape: the output against a host reference
 //                                 (every element, bytewise, and nothing written outside the output),

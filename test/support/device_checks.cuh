@@ -11,8 +11,9 @@
 //   float / double (maximum), and the non-commutative user types affine, affine_i, mat2i, big32.
 //
 // References: thrust (thrust::device) wherever Thrust is right (scans of any associative operator;
-// reductions of commutative ones), plus a sequential host fold / scan for everything (the only
-// valid reference for non-commutative reductions: thrust::reduce reorders operands). Integers and
+// reductions of commutative ones; compiled once, in thrust_ref.cu: thrust_ref.cuh), plus a
+// sequential host fold / scan for everything (the only valid reference for non-commutative
+// reductions: thrust::reduce reorders operands). Integers and
 // user integer types compare exactly, floats within tolerance<F>(n) scaled by the sum of |terms|.
 //
 // Failures say which policy, type, size, variant and the first mismatching index.
@@ -52,6 +53,7 @@
 #include "catch.hpp"
 #include "specs.hpp"
 #include "test_types.hpp"
+#include "thrust_ref.cuh"
 
 namespace algo_test {
 
@@ -417,7 +419,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     INFO("variant: inclusive_scan(policy, first, last, d_first)");
     auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin());
     CHECK(r == out.end());
-    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin());
+    thrust_ref::inclusive_scan(in.begin(), n, want.begin());
     const auto got = out.download();
     expect_equal("vs thrust::inclusive_scan", got, want.download(), sc);
     expect_equal("vs host", got, ref_incl(algo::plus<>{}), sc);
@@ -430,7 +432,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     out.fill_sentinel();
     auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op);
     CHECK(r == out.end());
-    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.op);
+    thrust_ref::inclusive_scan(in.begin(), n, want.begin(), c.op);
     const auto got = out.download();
     const auto w = want.download();
     expect_equal("vs thrust::inclusive_scan", got, w, sc);
@@ -451,7 +453,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     out.fill_sentinel();
     auto r = algo::inclusive_scan(policy, in.begin(), in.end(), out.begin(), c.op, c.init);
     CHECK(r == out.end());
-    thrust::inclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init, c.op);
+    thrust_ref::inclusive_scan(in.begin(), n, want.begin(), c.init, c.op);
     const auto got = out.download();
     want_incl_init = want.download();
     expect_equal("vs thrust::inclusive_scan", got, want_incl_init, sc_init);
@@ -465,7 +467,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     out.fill_sentinel();
     auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), c.init);
     CHECK(r == out.end());
-    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init);
+    thrust_ref::exclusive_scan(in.begin(), n, want.begin(), c.init);
     const auto got = out.download();
     expect_equal("vs thrust::exclusive_scan", got, want.download(), sc_init);
     expect_equal("vs host", got, ref_excl(algo::plus<>{}), sc_init);
@@ -478,7 +480,7 @@ void check_scans_one(const Policy& policy, std::int64_t n, std::uint64_t seed) {
     out.fill_sentinel();
     auto r = algo::exclusive_scan(policy, in.begin(), in.end(), out.begin(), c.init, c.op);
     CHECK(r == out.end());
-    thrust::exclusive_scan(thrust::device, in.begin(), in.end(), want.begin(), c.init, c.op);
+    thrust_ref::exclusive_scan(in.begin(), n, want.begin(), c.init, c.op);
     const auto got = out.download();
     const auto w = want.download();
     expect_equal("vs thrust::exclusive_scan", got, w, sc_init);
@@ -619,7 +621,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
     {
       INFO("variant: reduce(policy, first, last)");
       const T got = algo::reduce(policy, in.begin(), in.end());
-      const T want = thrust::reduce(thrust::device, in.begin(), in.end());
+      const T want = thrust_ref::reduce(in.begin(), n);
       expect_value("vs thrust::reduce", got, want, sum_abs, n);
       expect_value("vs host", got, static_cast<T>(ref_fold(c.h_in, ref_t<T>{}, algo::plus<ref_t<T>>{})), sum_abs, n);
     }
@@ -628,7 +630,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
     {
       INFO("variant: reduce(policy, first, last, init)");
       const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init);
-      want_init = thrust::reduce(thrust::device, in.begin(), in.end(), c.init);
+      want_init = thrust_ref::reduce(in.begin(), n, c.init);
       expect_value("vs thrust::reduce", got, want_init, sum_abs + init_abs, n);
       expect_value("vs host", got, static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), algo::plus<>{})),
                    sum_abs + init_abs, n);
@@ -637,7 +639,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
     {
       INFO("variant: reduce(policy, first, last, init, op)");
       const Acc got = algo::reduce(policy, in.begin(), in.end(), c.init, c.op);
-      const Acc want = thrust::reduce(thrust::device, in.begin(), in.end(), c.init, c.op);
+      const Acc want = thrust_ref::reduce(in.begin(), n, c.init, c.op);
       expect_value("vs thrust::reduce", got, want, 1.0, n);
       expect_value("vs host", got, static_cast<Acc>(ref_fold(c.h_in, static_cast<Ref>(c.init), c.op)), 1.0, n);
     }
@@ -647,7 +649,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
       using W = wide_t<T>;
       const W winit = static_cast<W>(c.init);
       const W got = algo::transform_reduce(policy, in.begin(), in.end(), winit, algo::plus<>{}, square_wide{});
-      const W want = thrust::transform_reduce(thrust::device, in.begin(), in.end(), square_wide{}, winit, algo::plus<>{});
+      const W want = thrust_ref::transform_reduce(in.begin(), n, square_wide{}, winit, algo::plus<>{});
       expect_value("vs thrust::transform_reduce", got, want, sum_sq + init_abs, n);
       ref_t<W> host = winit;
       for (const T& x : c.h_in) host += square_wide{}(static_cast<ref_t<T>>(x));
@@ -659,7 +661,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
       using W = wide_t<T>;
       const W winit = static_cast<W>(c.init);
       const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit);
-      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit);
+      const W want = thrust_ref::inner_product(in.begin(), n, in2.begin(), winit);
       expect_value("vs thrust::inner_product", got, want, sum_abs_prod + init_abs, n);
       ref_t<W> host = winit;
       for (std::size_t i = 0; i < un; ++i) host += static_cast<ref_t<W>>(c.h_in[i]) * static_cast<ref_t<W>>(h_in2[i]);
@@ -671,7 +673,7 @@ void check_reduces_one(const Policy& policy, std::int64_t n, std::uint64_t seed)
       using W = wide_t<T>;
       const W winit = static_cast<W>(c.init);
       const W got = algo::transform_reduce(policy, in.begin(), in.end(), in2.begin(), winit, c.op, diff_wide{});
-      const W want = thrust::inner_product(thrust::device, in.begin(), in.end(), in2.begin(), winit, c.op, diff_wide{});
+      const W want = thrust_ref::inner_product(in.begin(), n, in2.begin(), winit, c.op, diff_wide{});
       expect_value("vs thrust::inner_product", got, want, 1.0, n);
       W host = winit;
       for (std::size_t i = 0; i < un; ++i) host = static_cast<W>(c.op(host, diff_wide{}(c.h_in[i], h_in2[i])));

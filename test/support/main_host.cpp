@@ -1,10 +1,4 @@
-// Catch2 runner for the host tests.
-#if !defined(ALGO_CATCH2_V3)
-#  define CATCH_CONFIG_RUNNER
-#endif
-#include "catch.hpp"
-#if defined(ALGO_CATCH2_V3)
-#  include <catch2/catch_session.hpp>
-#endif
+// Runner for the host tests (Catch2's session: catch_session.cpp).
+int algo_test_run(int argc, char** argv);
 
-int main(int argc, char** argv) { return Catch::Session().run(argc, argv); }
+int main(int argc, char** argv) { return algo_test_run(argc, argv); }

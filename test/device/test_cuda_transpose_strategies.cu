@@ -1,11 +1,44 @@
-// algo::cuda transpose, 4-byte elements (float): every strategy x the issue's shapes against the host
-// reference and against cublasSgeam (through algo::cub), back and forth
-// (test_cuda_transpose_common.cuh); the bench's degenerate and skinny shapes, whose 67108864 rows
-// break any kernel that puts a shape-dependent count in grid y.
+// algo::cuda transpose, every strategy x the issue's shapes against the host reference, back and
+// forth (test_cuda_transpose_common.cuh), for each element size the kernels treat apart:
+//   - 1-byte elements (uint8), with a matrix of more than 2^31 elements ([large]: 64-bit indexing)
+//   - 2-byte elements (uint16)
+//   - 4-byte elements (float), also against cublasSgeam (through algo::cub); the bench's degenerate
+//     and skinny shapes (67108864 rows break any kernel that puts a shape-dependent count in grid y);
+//     the fast strategy under the bench's tuning variants
+//   - 8-byte elements (double), also against cublasDgeam
+//   - 16-byte elements (a struct of four uint32, 4-byte aligned, moved as 16-byte words where the
+//     addresses allow)
+// One unit for the five sizes (each was a unit of its own: about 9 s of nvcc's fixed cost apiece for
+// about 1 s of kernels).
 #include "test_cuda_transpose_common.cuh"
 
 using namespace transpose_test;
 
+// ==== uint8 ========================================================================================
+TEST_CASE("cuda transpose: uint8, every strategy", "[cuda][transpose]") {
+  check_strategies<std::uint8_t>(standard_shapes(11), 11);
+}
+
+TEST_CASE("cuda transpose: uint8, 4097 x 513, 8191 x 8193, 16384 x 16384, 16400 x 16", "[cuda][transpose][big]") {
+  check_strategies<std::uint8_t>(big_shapes(), 12);
+  check_strategies<std::uint8_t>({{16384, 16384}, {16400, 16}, {16, 16400}}, 14);
+}
+
+TEST_CASE("cuda transpose: uint8, more than 2^31 elements", "[cuda][transpose][large]") {
+  check_shape<std::uint8_t>(46341, 46349, 13);
+}
+
+// ==== uint16 =======================================================================================
+TEST_CASE("cuda transpose: uint16, every strategy", "[cuda][transpose]") {
+  check_strategies<std::uint16_t>(standard_shapes(21), 21);
+}
+
+TEST_CASE("cuda transpose: uint16, 4097 x 513, 8191 x 8193, 16384 x 16384", "[cuda][transpose][big]") {
+  check_strategies<std::uint16_t>(big_shapes(), 22);
+  check_strategies<std::uint16_t>({{16384, 16384}}, 23);
+}
+
+// ==== float =======================================================================================
 TEST_CASE("cuda transpose: float, every strategy, against the host and cublasSgeam", "[cuda][transpose]") {
   check_strategies<float>(standard_shapes(31), 31);
 }
@@ -78,4 +111,22 @@ TEST_CASE("cuda transpose: float, fast strategy under the bench's tuning variant
   check_fast_variant<tune_single_async>("one tile per CTA by cp.async");
   check_fast_variant<tune_wide_banded>("wide tiles in bands of 3 tile rows");
   check_fast_variant<tune_align16>("16-byte output alignment");
+}
+
+// ==== double =======================================================================================
+TEST_CASE("cuda transpose: double, every strategy, against the host and cublasDgeam", "[cuda][transpose]") {
+  check_strategies<double>(standard_shapes(41), 41);
+}
+
+TEST_CASE("cuda transpose: double, 4097 x 513, 8191 x 8193, against the host and cublasDgeam", "[cuda][transpose][big]") {
+  check_strategies<double>(big_shapes(), 42);
+}
+
+// ==== 16-byte struct =======================================================================================
+TEST_CASE("cuda transpose: 16-byte struct, every strategy", "[cuda][transpose]") {
+  check_strategies<b16>(standard_shapes(51), 51);
+}
+
+TEST_CASE("cuda transpose: 16-byte struct, 4097 x 513, 8191 x 8193", "[cuda][transpose][big]") {
+  check_strategies<b16>(big_shapes(), 52);
 }
