@@ -4,7 +4,7 @@
 //     operators against thrust::device and the host, non-commutative ones against a sequential host
 //     fold only (thrust::reduce reorders operands); in this unit because the default policy runs
 //     this strategy's kernels (test_cuda_reduce_default.cu has the rest of the default policy:
-//     bit-identity, concurrency, bad input, [large]);
+//     bit-identity, concurrency, bad input, inputs past 2^31 elements);
 //   - the strategy checks of test_cuda_reduce_checks.cuh with both warp phases (volatile shared
 //     memory, shuffles) on int32, uint8 -> int64, float, double, a 2x2 matrix product (the
 //     shared-memory phase: int32, uint8 -> int64, mat2i) and (a, b) -> b, at sizes around the
