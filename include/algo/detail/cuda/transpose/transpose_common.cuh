@@ -58,7 +58,7 @@ struct transpose_tuning {
   // 2-byte elements. stages * fast_tile_bytes must stay within 48 KB (static shared memory).
   // 1 = one tile per CTA by cp.async (fast_single_async_kernel). 0 by default: every cp.async form
   // was slower than the register forms on the H100 and H200 (bench/notes/transpose.md); the rings and the
-  // single form are tested (test_cuda_transpose_f32, clean under compute-sanitizer) and the bench
+  // single form are tested (test_cuda_transpose_strategies, clean under compute-sanitizer) and the bench
   // keeps variant rows.
   static constexpr int fast_async_stages = 0;
   // fast, rows or columns not 16-byte aligned: tile rows x columns per element size (1, 2, 4, 8 B),
