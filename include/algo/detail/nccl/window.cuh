@@ -15,8 +15,7 @@
 //                 buffer is plain memory and the collectives take their usual path)
 //   map           one small kernel asks ncclGetPeerPointer for every peer's base address, copied to
 //                 the host once; only when every rank of the communicator is in its LSA team (one
-//                 NVLink domain). A rank whose mapping step fails keeps a plain buffer (direct() false,
-//                 no throw): its records then send every rank of a collective down the usual path
+//                 NVLink domain)
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -222,22 +221,26 @@ class window_buffer {
     if (win_ != nullptr && nranks > 1 && ncclTeamLsa(comm).nRanks == nranks && is_device_memory(win_)) {
       unsigned char** d = nullptr;
       std::vector<unsigned char*> peers(static_cast<std::size_t>(nranks), nullptr);
-      bool mapped = cudaMalloc(reinterpret_cast<void**>(&d), sizeof(void*) * static_cast<std::size_t>(nranks)) == cudaSuccess;
-      if (mapped) {
+      try {
+        check_cuda(cudaMalloc(reinterpret_cast<void**>(&d), sizeof(void*) * static_cast<std::size_t>(nranks)), name,
+                   "cudaMalloc");
         peer_bases_kernel<><<<1, 32>>>(win_, nranks, d);
-        mapped = cudaGetLastError() == cudaSuccess &&
-                 cudaMemcpy(peers.data(), d, sizeof(void*) * static_cast<std::size_t>(nranks), cudaMemcpyDeviceToHost) ==
-                     cudaSuccess;
+        check_cuda(cudaGetLastError(), name, "peer_bases_kernel");
+        check_cuda(cudaMemcpy(peers.data(), d, sizeof(void*) * static_cast<std::size_t>(nranks),
+                              cudaMemcpyDeviceToHost),
+                   name, "cudaMemcpy");
         cudaFree(d);
+        d = nullptr;
+      } catch (...) {
+        if (d) cudaFree(d);
+        release_memory();
+        throw;
       }
-      (void)cudaGetLastError();
-      for (auto* q : peers) mapped = mapped && q != nullptr;
-      if (mapped) {
-        try {
-          window_table::get().add(window_view{comm, tag_, p_, reserved, std::move(peers)});
-          direct_ = true;
-        } catch (...) {  // the table could not grow: a plain buffer
-        }
+      bool all = true;  // (peers[rank] is this buffer's second mapping, in NCCL's flat address range)
+      for (auto* q : peers) all = all && q != nullptr;
+      if (all) {
+        window_table::get().add(window_view{comm, tag_, p_, reserved, std::move(peers)});
+        direct_ = true;
       }
     }
 #endif
