@@ -52,7 +52,7 @@ TEST_CASE("cuda transpose: float, 67108864 x 1, 1 x 67108864, 2097120 x 32, 32 x
 }
 
 // The fast strategy under the tuning variants the bench times (bench/transpose.cuh) and the other
-// schedules of transpose_schedule: the persistent register pipeline (the default before session 3)
+// schedules of transpose_schedule: the persistent register pipeline (an earlier default)
 // and its balanced grid, cp.async rings of 3 and 2 tiles, one tile per CTA by cp.async, wide tiles,
 // 16-byte output alignment on odd shapes.
 namespace {
