@@ -337,3 +337,61 @@ TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions fir
   check_tuning<partitions8_grown>("8 partitions, 64 KB first table grown, report every 16, no front table");
   check_tuning<partitions16_on_growth>("16 partitions once a 64 KB first table overflows");
 }
+
+// ---- the partitioned build (detail/group/partitioned.cuh), forced at test sizes --------------------
+namespace {
+/// Always the partitioned build (the default takes it from a sample, for n >= 2^18 only).
+struct forced_partitions : algo::detail::group::oa_tuning {
+  static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
+};
+
+/// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (a hot key's
+/// partition spans several chunks: the overflow table), all equal (one partition of every record),
+/// at sizes around the scatter's 2048-record tiles and the aggregate's 3072-record chunks, one and
+/// two scatter passes (n up to 2^19 takes one); groups in first-appearance order against the host
+/// reference.
+template <class V>
+void check_partitioned() {
+  struct c_t {
+    dist d;
+    std::int64_t m;
+  };
+  const c_t cs[] = {{dist::all_distinct, 0}, {dist::uniform, 1 << 16}, {dist::uniform, 1 << 20},
+                    {dist::skewed, 5000},    {dist::all_equal, 1},     {dist::uniform, 10}};
+  for (const c_t& c : cs)
+    for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(3 * 2048 + 1),
+                                 std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
+      if (small_run() && n > 70000) continue;
+      const auto hkeys = make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n));
+      const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
+      const device_buffer<std::int32_t> keys(hkeys);
+      const device_buffer<V> vals(hvals);
+      device_buffer<std::int32_t> ko(hkeys.size());
+      device_buffer<V> vo(hkeys.size());
+      ko.fill_sentinel();
+      vo.fill_sentinel();
+      const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
+          algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, algo::hash<>{},
+          algo::equal_to<>{});
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const auto gk = ko.download();
+      const auto gv = vo.download();
+      const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
+      INFO("partitioned, " << dist_name(c.d, c.m) << ", n = " << n);
+      REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+      REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+      std::size_t bad = 0;
+      for (std::int64_t j = 0; j < m; ++j) {
+        if constexpr (std::is_floating_point<V>::value) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(n));
+        else bad += gv[j] != ref.values[j];
+      }
+      REQUIRE(bad == 0);
+      REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+    }
+}
+}  // namespace
+
+TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cuda][group][partitioned]") {
+  check_partitioned<float>();
+  check_partitioned<std::int64_t>();
+}

@@ -26,6 +26,9 @@
 namespace algo::detail::group {
 
 // ---- build: open addressing --------------------------------------------------------------------------
+/// oa_tuning::table_choice's values.
+inline constexpr int table_choice_sample = 0, table_choice_one = 1, table_choice_partitioned = 2;
+
 /// The open-addressing build's tuning: what algo::cuda runs. The bench times other values side
 /// by side (a type deriving from this one and hiding a member).
 struct oa_tuning {
@@ -49,6 +52,14 @@ struct oa_tuning {
   /// overflows (many distinct keys), the pre-pass runs with 2^b partitions and the build starts
   /// again, partitioned, in a table sized from the first build's estimate.
   static constexpr int partition_bits_on_growth = 0;
+  /// One table or the partitioned build (detail/group/partitioned.cuh; with partition_bits and
+  /// partition_bits_on_growth 0, packed tables, not group_strategy::deterministic):
+  /// table_choice_sample picks from the first records (the partitioned build when more than
+  /// `partition_singletons` / 4096 of the first 4096 records have a key seen once among them),
+  /// table_choice_one never partitions, table_choice_partitioned always does (tests cover it
+  /// at small sizes so).
+  static constexpr int table_choice = 0;
+  static constexpr unsigned partition_singletons = 2048;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
@@ -237,6 +248,17 @@ __global__ void __launch_bounds__(threads)
       report();
     }
   }
+}
+
+/// hc::clear_table_kernel unless the build already stopped (the sample sent the call to the
+/// partitioned build: the one-table kernels after it do nothing).
+template <class Table>
+__global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
+  if (*reinterpret_cast<const volatile unsigned*>(&gate->abort) != 0u) return;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
+       i += stride)
+    hc::clear_slot<Table>(t.slots[i]);
 }
 
 template <class = void>

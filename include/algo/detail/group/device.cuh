@@ -49,6 +49,7 @@
 #include "emit.cuh"
 #include "ops.hpp"
 #include "partition.cuh"
+#include "partitioned.cuh"
 #include "rank.cuh"
 
 namespace algo::detail::group {
@@ -98,7 +99,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // grouped into partitions) until one holds every key.
     // (bits: the partition bits of the records' order, 0 for input order; give_up: return -1 when
     // the table overflows, cap then set from the estimate, instead of growing it)
-    const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up) -> std::int64_t {
+    // (sample: the first build starts with the sample of partitioned.cuh and returns -2, having
+    // built nothing, when it chose the partitioned build)
+    const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up, bool sample = false) -> std::int64_t {
       const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
                                           decltype(index)>;
       int per_sm = 0;
@@ -115,15 +118,27 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         int shift = 0;  // with partitions: the home slot is the top log2(cap) bits of the hash
         if (bits > 0)
           while ((1ull << (64 - shift - 1)) >= cap && shift < 63) ++shift;
-        hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
-        cuda::check_launch(name, "clear_table_kernel");
         clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
         cuda::check_launch(name, "clear_status_kernel");
+        if (sample) {
+          // the partitioned build's sample: when it chooses that build, it stops this one before
+          // it starts (the kernels below return at once)
+          sample_kernel<<<1, threads, 0, p.stream>>>(keys, static_cast<long long>(n), hash, status,
+                                                     Tuning::partition_singletons);
+          cuda::check_launch(name, "sample_kernel");
+          clear_table_gated_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap, status);
+          cuda::check_launch(name, "clear_table_gated_kernel");
+        } else {
+          hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
+          cuda::check_launch(name, "clear_table_kernel");
+        }
         kernel<<<grid, threads, 0, p.stream>>>(table, bk, bv, static_cast<long long>(n), hash, status, limit,
                                                last ? ~0ull : max_probes_growing, index, shift);
         cuda::check_launch(name, "oa_build_kernel");
-        rank_count(name, p, table, cap, rb, status);
+        rank_count(name, p, table, cap, rb, status, true, sample);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
+        if (sample && st.abort && st.pad == mode_partitioned) return -2;
+        sample = false;
         if (!st.abort) {
           rank_emit_in_order(name, p, table, rb, keys, hash, shift, ko, vo);
           return static_cast<std::int64_t>(st.total);
@@ -176,9 +191,107 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                    stored_index{part_index.as<unsigned>()}, B, false);
     };
 
+    // the partitioned build (partitioned.cuh): sample, histogram, scatter passes, units,
+    // aggregate, then the rank pass and the emit of the list and the overflow table; -1 when the
+    // overflow table overflowed (the caller builds one table instead)
+    const auto partitioned_build = [&]() -> std::int64_t {
+      int lg = 0;
+      while ((std::int64_t(1) << lg) < n) ++lg;
+      const int P = std::min(16, std::max(1, lg - 11));  // partitions of 1024-2048 records
+      const int passes = P <= 8 ? 1 : 2;
+      const digit_pass p0{64 - P, P <= 8 ? P : P - 8}, p1{56, 8};
+      const long long parts = 1ll << P;
+      const long long stiles = (static_cast<long long>(n) + scatter_tile - 1) / scatter_tile;
+      const std::size_t un = static_cast<std::size_t>(n);
+      cuda::temporary_buffer counts(p, 2 * max_radix * sizeof(unsigned)), starts(p, 2 * max_radix * sizeof(unsigned));
+      cuda::temporary_buffer words_a(p, un * sizeof(unsigned long long)), values_a(p, un * sizeof(Acc));
+      cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
+      cuda::temporary_buffer flags(p, static_cast<std::size_t>(stiles) * max_radix * sizeof(unsigned));
+      cuda::temporary_buffer tickets(p, 2 * sizeof(unsigned));
+      cuda::temporary_buffer bounds(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
+      cuda::temporary_buffer chunks(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
+      cuda::temporary_buffer prefix(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
+      check_cuda(cudaMemsetAsync(counts.get(), 0, counts.size(), p.stream), name, "cudaMemsetAsync");
+      check_cuda(cudaMemsetAsync(flags.get(), 0, flags.size(), p.stream), name, "cudaMemsetAsync");
+      check_cuda(cudaMemsetAsync(tickets.get(), 0, tickets.size(), p.stream), name, "cudaMemsetAsync");
+      // histogram
+      digit_histogram_kernel<<<static_cast<unsigned>(std::min<long long>(stiles, 8ll * dev.sm_count)), threads, 0,
+                               p.stream>>>(keys, static_cast<long long>(n), hash, p0, p1, passes, counts.as<unsigned>());
+      cuda::check_launch(name, "digit_histogram_kernel");
+      digit_starts_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), starts.as<unsigned>());
+      cuda::check_launch(name, "digit_starts_kernel");
+      // scatter
+      scatter_kernel<K, Acc><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
+          input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
+          starts.as<unsigned>(), flags.as<unsigned>(), tickets.as<unsigned>(), words_a.as<unsigned long long>(),
+          values_a.as<Acc>());
+      cuda::check_launch(name, "scatter_kernel");
+      unsigned long long* fw = words_a.as<unsigned long long>();
+      Acc* fv = values_a.as<Acc>();
+      unsigned long long* lw = words_b.as<unsigned long long>();
+      Acc* lv = values_b.as<Acc>();
+      if (passes == 2) {
+        check_cuda(cudaMemsetAsync(flags.get(), 0, flags.size(), p.stream), name, "cudaMemsetAsync");
+        scatter_kernel<K, Acc><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
+            stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, starts.as<unsigned>() + max_radix,
+            flags.as<unsigned>(), tickets.as<unsigned>() + 1, lw, lv);
+        cuda::check_launch(name, "scatter_kernel");
+        std::swap(fw, lw);
+        std::swap(fv, lv);
+      }
+      // units
+      const int last_pass = passes - 1;
+      partition_bounds_kernel<K><<<grid_for(parts + 1), threads, 0, p.stream>>>(
+          fw, static_cast<long long>(n), hash, P, starts.as<unsigned>() + last_pass * max_radix,
+          counts.as<unsigned>() + last_pass * max_radix, bounds.as<unsigned>(), chunks.as<unsigned>());
+      cuda::check_launch(name, "partition_bounds_kernel");
+      unit_prefix_kernel<><<<1, threads, 0, p.stream>>>(chunks.as<unsigned>(), parts, prefix.as<unsigned>());
+      cuda::check_launch(name, "unit_prefix_kernel");
+      // aggregate (the overflow table: the keys of partitions of several chunks)
+      const unsigned long long cap_o = hc::pow2_ceil(static_cast<unsigned long long>(
+          std::ceil(static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(n / 32, 4096), 1 << 21)) /
+                    size_load)));
+      cuda::temporary_buffer slots_o(p, static_cast<std::size_t>(cap_o) * sizeof(Slot));
+      const Table overflow{slots_o.as<Slot>(), cap_o - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
+      hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o);
+      cuda::check_launch(name, "clear_table_kernel");
+      clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
+      cuda::check_launch(name, "clear_status_kernel");
+      check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
+      const aggregate_out<Table, Acc> out{lw, lv, &status->records, rb.bits.as<unsigned>(), overflow, status,
+                                          static_cast<unsigned long long>(static_cast<double>(cap_o) * limit_load)};
+      const auto agg = aggregate_kernel<Front, Table, Acc, Hash>;
+      constexpr std::size_t smem = aggregate_smem<Front>();
+      check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), name,
+                 "cudaFuncSetAttribute");
+      const long long units_max = parts + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk;
+      agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
+                                                                         prefix.as<unsigned>(), parts, out);
+      cuda::check_launch(name, "aggregate_kernel");
+      // rank (the list's groups were marked by aggregate_kernel) and emit
+      rank_count(name, p, overflow, cap_o, rb, status, false);
+      const build_status st = cuda::copy_to_host(name, status, p.stream);
+      if (st.abort) return -1;
+      rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
+      cuda::check_launch(name, "rank_words_kernel");
+      emit_kernel<<<grid_for(static_cast<long long>(st.records)), threads, 0, p.stream>>>(
+          group_list<Acc>{lw, lv}, st.records, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, ko, vo);
+      cuda::check_launch(name, "emit_kernel");
+      emit_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(
+          overflow, cap_o, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, ko, vo);
+      cuda::check_launch(name, "emit_kernel");
+      return static_cast<std::int64_t>(st.total);
+    };
+
     constexpr int growth_bits = packed ? Tuning::partition_bits_on_growth : 0;
     static_assert(Tuning::partition_bits_on_growth >= 0 && Tuning::partition_bits_on_growth <= 10,
                   "oa_tuning::partition_bits_on_growth: 0 to 10");
+    // the partitioned build: packed tables with a native or compare-and-swap aggregate of an
+    // arithmetic type (not the exact sums of group_strategy::deterministic), n < 2^30
+    constexpr bool can_partition = packed && pbits == 0 && growth_bits == 0 && kind != combine_kind::exact &&
+                                   kind != combine_kind::locked && std::is_arithmetic<Acc>::value &&
+                                   Tuning::table_choice != table_choice_one;
     if constexpr (pbits > 0) {
       return partitioned(std::integral_constant<int, pbits>{});
     } else if constexpr (growth_bits > 0) {
@@ -186,6 +299,17 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       if (groups >= 0) return groups;
       return partitioned(std::integral_constant<int, growth_bits>{});
     } else {
+      if constexpr (can_partition) {
+        if (n < (std::int64_t(1) << 30)) {
+          std::int64_t groups = -2;
+          if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records)
+            groups = build(keys, values, identity_index{}, 0, false, true);
+          if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records))
+            groups = partitioned_build();
+          if (groups >= 0) return groups;
+          // the overflow table overflowed: one table, grown as it needs
+        }
+      }
       return build(keys, values, identity_index{}, 0, false);
     }
   };
