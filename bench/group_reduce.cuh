@@ -6,7 +6,12 @@
 //                               every row's ratio is taken against (groups in key order, not in
 //                               order of first appearance: less than group_reduce promises)
 //   algo::cub                   CUB's radix sort + ReduceByKey, then the groups sorted by first index
-//   algo::cuda                  the default: open_addressing (shared-memory table in front)
+//   algo::cuda                  the default: open_addressing; one table (shared-memory table in
+//                               front) or, when a sample of the first 4096 records shows mostly keys
+//                               seen once, the partitioned build (issue 27 item 5: radix-style
+//                               scatter passes by hash bits, each partition aggregated in shared memory)
+//   one table (no switch)       the default forced to one table (the build before item 5)
+//   partitioned (forced)        the default forced to the partitioned build
 //   algo::cuda deterministic    exact float sums (i64: the same table as the default)
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
@@ -65,6 +70,14 @@ struct partitions128 : algo::detail::group::oa_tuning {
 };
 struct partitions32_on_growth : algo::detail::group::oa_tuning {
   static constexpr int partition_bits_on_growth = 5;
+};
+/// The default without its switch: always one table (the build before issue 27 item 5) ...
+struct one_table : algo::detail::group::oa_tuning {
+  static constexpr int table_choice = algo::detail::group::table_choice_one;
+};
+/// ... and always the partitioned build (detail/group/partitioned.cuh).
+struct partitioned : algo::detail::group::oa_tuning {
+  static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
 
 template <class Tuning, class V>
@@ -148,6 +161,13 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda (open_addressing)", [&](int) {
       algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
+    });
+    // the default's two builds, each forced (the default picks one from a sample of the first records)
+    timed("algo::cuda one table (no switch)", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::one_table>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda partitioned (forced)", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,
