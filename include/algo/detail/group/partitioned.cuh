@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(threads)
   unsigned d_[scatter_items], r_[scatter_items];
   const unsigned below = (1u << lane) - 1u;
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {
+  for (int j = 0; j < scatter_items; ++j) {  // every load in flight before the first rank
     const long long i = base + warp * (32 * scatter_items) + j * 32 + lane;
     d_[j] = ~0u;
     if (i < n) {
@@ -207,6 +207,9 @@ __global__ void __launch_bounds__(threads)
       src.load(i, w_[j], v_[j], k);
       d_[j] = pass.of(hc::hash_of(hash, k));
     }
+  }
+#pragma unroll
+  for (int j = 0; j < scatter_items; ++j) {
     const unsigned peers = __match_any_sync(0xffffffffu, d_[j]);
     unsigned c = 0;
     if (d_[j] != ~0u) c = warp_count[warp][d_[j]];
@@ -385,14 +388,29 @@ __global__ void __launch_bounds__(threads)
   const long long b = bounds[p] + static_cast<long long>(unit - prefix[p]) * aggregate_chunk;
   const long long e = b + aggregate_chunk < static_cast<long long>(bounds[p + 1]) ? b + aggregate_chunk
                                                                                    : static_cast<long long>(bounds[p + 1]);
+  // the chunk's records in registers first (every load in flight), then into the table: at most
+  // aggregate_chunk < aggregate_slots keys, so every key finds a slot
+  constexpr int items_per_thread = static_cast<int>(aggregate_chunk / threads);
+  static_assert(aggregate_chunk % threads == 0, "a chunk is whole items per thread");
+  unsigned long long w_[items_per_thread];
+  Acc v_[items_per_thread];
+#pragma unroll
+  for (int j = 0; j < items_per_thread; ++j) {
+    const long long i = b + j * threads + threadIdx.x;
+    if (i < e) {
+      w_[j] = words[i];
+      v_[j] = values[i];
+    }
+  }
   for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
   __syncthreads();
-  for (long long i = b + threadIdx.x; i < e; i += threads) {
-    const unsigned long long w = words[i];
-    const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
-    // at most aggregate_chunk < aggregate_slots keys: every key finds a slot
-    front.template insert<false>(key, hc::hash_of(hash, key), w >> 32, values[i],
-                                 static_cast<unsigned long long>(aggregate_slots));
+#pragma unroll
+  for (int j = 0; j < items_per_thread; ++j) {
+    if (b + j * threads + threadIdx.x < e) {
+      const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(w_[j]));
+      front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
+                                   static_cast<unsigned long long>(aggregate_slots));
+    }
   }
   __syncthreads();
   constexpr int per = aggregate_slots / threads;
