@@ -12,6 +12,15 @@
 //            again in a larger table (a few % of the input was wasted). The largest size holds
 //            every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
+//   switch   open_addressing, n >= 2^18: the first build starts with a sample of the first 4096
+//            records (partitioned.cuh); when most of them have keys seen once (many distinct keys:
+//            the table would outgrow the L2), that build does nothing and, after the call's
+//            synchronization, the partitioned build runs instead: radix-style scatter passes by
+//            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
+//            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
+//            an overflow table), then the same rank pass and emit_kernel at the groups' ranks.
+//            If its overflow table fills up, one table is built as before. oa_tuning::
+//            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
 //            rank of a group = the number of first appearances before its own = its output position
@@ -20,10 +29,11 @@
 //            at the next rank (the outputs written in order); locked_chaining: every group
 //            writes its key and aggregate at its rank
 // The number of groups comes back to the host with the build's status (one synchronization per
-// build), so calls are refused under graph capture, as reduce_by_key's are.
+// build: one for few distinct keys, two when the sample picks the partitioned build), so calls
+// are refused under graph capture, as reduce_by_key's are.
 //
 // One file a pass: build.cuh (with partition.cuh, the open-addressing build's optional pre-pass),
-// rank.cuh, emit.cuh; common.cuh holds what they share. This file is the driver: the table sizes
+// partitioned.cuh (the sample and the partitioned build), rank.cuh, emit.cuh; common.cuh holds what they share. This file is the driver: the table sizes
 // and rebuilds, the passes in order, and the policy's group_strategy.
 #pragma once
 
