@@ -204,7 +204,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // the partitioned build (partitioned.cuh): sample, histogram, scatter passes, units,
     // aggregate, then the rank pass and the emit of the list and the overflow table; -1 when the
     // overflow table overflowed (the caller builds one table instead)
-    const auto partitioned_build = [&]() -> std::int64_t {
+    // (generic: instantiated only where can_partition below holds)
+    const auto partitioned_build = [&](auto) -> std::int64_t {
       int lg = 0;
       while ((std::int64_t(1) << lg) < n) ++lg;
       const int P = std::min(16, std::max(1, lg - 11));  // partitions of 1024-2048 records
@@ -315,7 +316,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records)
             groups = build(keys, values, identity_index{}, 0, false, true);
           if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records))
-            groups = partitioned_build();
+            groups = partitioned_build(0);
           if (groups >= 0) return groups;
           // the overflow table overflowed: one table, grown as it needs
         }
