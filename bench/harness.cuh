@@ -30,10 +30,19 @@ struct options {
   std::string only;                    // "", "scan", "reduce", "transpose", "host"
   std::string csv = "bench.csv";
   std::string case_filter;             // --case: only the cases whose name contains it (group_reduce)
-  std::string impl_filter;             // --impl: only the implementations whose name contains it (group_reduce)
+  std::string impl_filter;             // --impl: only the implementations whose name contains it, or one of a|b (group_reduce)
   bool wants(const std::string& section) const { return only.empty() || only == section; }
   bool wants_case(const std::string& name) const { return case_filter.empty() || name.find(case_filter) != std::string::npos; }
-  bool wants_impl(const std::string& name) const { return impl_filter.empty() || name.find(impl_filter) != std::string::npos; }
+  bool wants_impl(const std::string& name) const {  // --impl "a|b": either substring
+    if (impl_filter.empty()) return true;
+    for (std::size_t b = 0;;) {
+      const std::size_t e = impl_filter.find('|', b);
+      if (name.find(impl_filter.substr(b, e == std::string::npos ? std::string::npos : e - b)) != std::string::npos)
+        return true;
+      if (e == std::string::npos) return false;
+      b = e + 1;
+    }
+  }
   std::vector<int> log2_sizes() const {
     std::vector<int> v;
     for (int k = min_log2; k <= max_log2; k += quick ? 6 : 2) v.push_back(k);

@@ -59,7 +59,12 @@ struct oa_tuning {
   /// table_choice_one never partitions, table_choice_partitioned always does (tests cover it
   /// at small sizes so).
   static constexpr int table_choice = 0;
-  static constexpr unsigned partition_singletons = 2048;
+  /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
+  /// records have a key seen once, and the others are skewed (at least partition_skew records a
+  /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
+  static constexpr unsigned partition_singletons = 2458;  // 60 %
+  static constexpr unsigned partition_repeated = 32;      // uniform keys: m > 2^19
+  static constexpr unsigned partition_skew = 3;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power

@@ -134,7 +134,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           // the partitioned build's sample: when it chooses that build, it stops this one before
           // it starts (the kernels below return at once)
           sample_kernel<<<1, threads, 0, p.stream>>>(keys, static_cast<long long>(n), hash, status,
-                                                     Tuning::partition_singletons);
+                                                     Tuning::partition_singletons, Tuning::partition_repeated,
+                                                     Tuning::partition_skew);
           cuda::check_launch(name, "sample_kernel");
           clear_table_gated_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap, status);
           cuda::check_launch(name, "clear_table_gated_kernel");
@@ -201,63 +202,66 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                    stored_index{part_index.as<unsigned>()}, B, false);
     };
 
-    // the partitioned build (partitioned.cuh): sample, histogram, scatter passes, units,
+    // the partitioned build (partitioned.cuh): sample, histogram, plan, scatter passes,
     // aggregate, then the rank pass and the emit of the list and the overflow table; -1 when the
     // overflow table overflowed (the caller builds one table instead)
     // (generic: instantiated only where can_partition below holds)
     const auto partitioned_build = [&](auto) -> std::int64_t {
       int lg = 0;
       while ((std::int64_t(1) << lg) < n) ++lg;
-      const int P = std::min(16, std::max(1, lg - 11));  // partitions of 1024-2048 records
+      const int P = std::min(max_partition_bits, std::max(1, lg - 11));  // partitions of 1024-2048 records
       const int passes = P <= 8 ? 1 : 2;
-      const digit_pass p0{64 - P, P <= 8 ? P : P - 8}, p1{56, 8};
+      const digit_pass p0{64 - (P <= 8 ? P : 8), P <= 8 ? P : 8}, p1{64 - P, P - 8};
       const long long parts = 1ll << P;
       const long long stiles = (static_cast<long long>(n) + scatter_tile - 1) / scatter_tile;
       const std::size_t un = static_cast<std::size_t>(n);
-      cuda::temporary_buffer counts(p, 2 * max_radix * sizeof(unsigned)), starts(p, 2 * max_radix * sizeof(unsigned));
+      cuda::temporary_buffer counts(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
+      cuda::temporary_buffer cursor(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
+      cuda::temporary_buffer bucket(p, (max_radix + 1) * sizeof(unsigned)), ptiles(p, (max_radix + 1) * sizeof(unsigned));
       cuda::temporary_buffer words_a(p, un * sizeof(unsigned long long)), values_a(p, un * sizeof(Acc));
       cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
-      cuda::temporary_buffer flags(p, static_cast<std::size_t>(stiles) * max_radix * sizeof(unsigned));
-      cuda::temporary_buffer tickets(p, 2 * sizeof(unsigned));
       cuda::temporary_buffer bounds(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
-      cuda::temporary_buffer chunks(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
       cuda::temporary_buffer prefix(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
       check_cuda(cudaMemsetAsync(counts.get(), 0, counts.size(), p.stream), name, "cudaMemsetAsync");
-      check_cuda(cudaMemsetAsync(flags.get(), 0, flags.size(), p.stream), name, "cudaMemsetAsync");
-      check_cuda(cudaMemsetAsync(tickets.get(), 0, tickets.size(), p.stream), name, "cudaMemsetAsync");
       // histogram
-      digit_histogram_kernel<<<static_cast<unsigned>(std::min<long long>(stiles, 8ll * dev.sm_count)), threads, 0,
-                               p.stream>>>(keys, static_cast<long long>(n), hash, p0, p1, passes, counts.as<unsigned>());
-      cuda::check_launch(name, "digit_histogram_kernel");
-      digit_starts_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), starts.as<unsigned>());
-      cuda::check_launch(name, "digit_starts_kernel");
+      {
+        const auto hk = partition_histogram_kernel<decltype(keys), Hash>;
+        const int hsmem = static_cast<int>(sizeof(unsigned) << P);
+        if (hsmem > 48 * 1024)
+          check_cuda(cudaFuncSetAttribute(hk, cudaFuncAttributeMaxDynamicSharedMemorySize, hsmem), name,
+                     "cudaFuncSetAttribute");
+        int per_sm = 0;
+        check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hk, hist_threads, hsmem), name,
+                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        const long long hgrid = std::max<long long>(
+            1, std::min<long long>((static_cast<long long>(n) + hist_threads * 4 - 1) / (hist_threads * 4),
+                                   std::max(1, per_sm) * static_cast<long long>(dev.sm_count)));
+        hk<<<static_cast<unsigned>(hgrid), hist_threads, hsmem, p.stream>>>(keys, static_cast<long long>(n), hash, P,
+                                                                            counts.as<unsigned>());
+        cuda::check_launch(name, "partition_histogram_kernel");
+      }
+      // plan
+      partition_plan_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), P, bounds.as<unsigned>(),
+                                                            cursor.as<unsigned>(), prefix.as<unsigned>(),
+                                                            bucket.as<unsigned>(), ptiles.as<unsigned>());
+      cuda::check_launch(name, "partition_plan_kernel");
       // scatter
-      scatter_kernel<K, Acc><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
-          input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
-          starts.as<unsigned>(), flags.as<unsigned>(), tickets.as<unsigned>(), words_a.as<unsigned long long>(),
-          values_a.as<Acc>());
-      cuda::check_launch(name, "scatter_kernel");
       unsigned long long* fw = words_a.as<unsigned long long>();
       Acc* fv = values_a.as<Acc>();
       unsigned long long* lw = words_b.as<unsigned long long>();
       Acc* lv = values_b.as<Acc>();
+      scatter_kernel<K, Acc, false><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
+          input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
+          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
+      cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
-        check_cuda(cudaMemsetAsync(flags.get(), 0, flags.size(), p.stream), name, "cudaMemsetAsync");
-        scatter_kernel<K, Acc><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
-            stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, starts.as<unsigned>() + max_radix,
-            flags.as<unsigned>(), tickets.as<unsigned>() + 1, lw, lv);
+        scatter_kernel<K, Acc, true><<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
+            stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
+            ptiles.as<unsigned>(), bounds.as<unsigned>(), lw, lv);
         cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);
       }
-      // units
-      const int last_pass = passes - 1;
-      partition_bounds_kernel<K><<<grid_for(parts + 1), threads, 0, p.stream>>>(
-          fw, static_cast<long long>(n), hash, P, starts.as<unsigned>() + last_pass * max_radix,
-          counts.as<unsigned>() + last_pass * max_radix, bounds.as<unsigned>(), chunks.as<unsigned>());
-      cuda::check_launch(name, "partition_bounds_kernel");
-      unit_prefix_kernel<><<<1, threads, 0, p.stream>>>(chunks.as<unsigned>(), parts, prefix.as<unsigned>());
-      cuda::check_launch(name, "unit_prefix_kernel");
       // aggregate (the overflow table: the keys of partitions of several chunks)
       const unsigned long long cap_o = hc::pow2_ceil(static_cast<unsigned long long>(
           std::ceil(static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(n / 32, 4096), 1 << 21)) /
@@ -275,7 +279,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       constexpr std::size_t smem = aggregate_smem<Front>();
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), name,
                  "cudaFuncSetAttribute");
-      const long long units_max = parts + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk;
+      const long long units_max = std::max<long long>(1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
       agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
                                                                          prefix.as<unsigned>(), parts, out);
       cuda::check_launch(name, "aggregate_kernel");

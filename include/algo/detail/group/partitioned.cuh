@@ -3,25 +3,28 @@
 // first put in order of the top P bits of their keys' hashes, as a radix sort's passes would put
 // them, then each partition (about 2048 records, P from n) is aggregated in one block's shared
 // memory. The driver (device.cuh) switches to it from what the first records show (sample).
-//   sample     sample_kernel: the first 4096 records' keys in a block's shared set; if more than
-//              half of them are records whose key appears once there (Good-Turing: the share of
-//              the records that will meet a key seen rarely, i.e. a table far larger than the
-//              shared one), the build status says so (abort = 1, mode_partitioned) and the
-//              one-table kernels launched after it return at once
-//   histogram  digit_histogram_kernel: each scatter pass's digit counts over the whole input
-//              (one read of the keys); digit_starts_kernel: their exclusive sums
-//   scatter    scatter_kernel, one launch a pass (1 pass for P <= 8 bits, else 2: P - 8 low bits,
-//              then the top 8; least significant first, each pass stable): a tile of 2048
-//              records ranks its records per digit (warp match, then a scan across the warps),
-//              finds where its run of each digit starts by a look-back over the tiles before it
-//              (one thread a digit), stages the records in shared memory in digit order and
-//              writes each digit's run contiguously. One read, one write a pass; a record is its
-//              word (input index << 32 | key bits, the slot word of the packed table) and value
-//   units      partition_bounds_kernel: where each partition starts (binary search inside its
-//              top-8-bit bucket), in chunks of at most aggregate_chunk records;
-//              unit_prefix_kernel: the chunks numbered
+//   sample     sample_kernel: the first 4096 records' keys in a block's shared set; if most of
+//              them are records whose key appears once there (Good-Turing: the share of the
+//              records that will meet a key seen rarely, i.e. a table far larger than the shared
+//              one) and the others are either on a few hot keys (skewed) or rare enough that
+//              uniform keys would number millions, the build status says so (abort = 1,
+//              mode_partitioned) and the one-table kernels launched after it return at once
+//   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
+//              shared memory, P <= 15; one read of the keys)
+//   plan       partition_plan_kernel (one block): the partitions' bounds (exclusive sums of the
+//              counts), the last pass's write cursors, the aggregate pass's chunks, and with two
+//              passes the first pass's cursors and the second pass's tiles per bucket
+//   scatter    scatter_kernel, one launch a pass (1 pass for P <= 8 bits, else 2: the top 8 bits,
+//              then inside each of those 256 buckets the P - 8 bits below them, the tiles of the
+//              second pass never straddling two buckets): a tile of 2048 records ranks its
+//              records per digit (warp match, then a scan across the warps), reserves its run of
+//              each digit with one atomicAdd on that digit's cursor (no order between tiles: the
+//              scatter is not stable, and needs not be, as each group keeps its smallest input
+//              index), stages the records in shared memory in digit order and writes each run
+//              contiguously. One read, one write a pass; a record is its word (input index << 32
+//              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
-//              (oa_split_table). A partition of one chunk holds all of its keys there: its groups
+//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A partition of one chunk holds all of its keys there: its groups
 //              are appended to the group list and their first appearances marked in the rank
 //              pass's bit map. The chunks of a larger partition (skewed keys: a hot key's partition)
 //              flush theirs into a global table (the overflow table; the rank pass marks it)
@@ -48,11 +51,15 @@ inline constexpr int sample_slots = 8192;
 inline constexpr unsigned mode_partitioned = 1;
 
 /// One block of `threads`: the first min(n, 4096) keys into a shared set of 32-bit hash tags;
-/// singletons = sample records whose key appears once; more than `min_singletons` of them: the
-/// partitioned build (status->abort = 1, status->pad = mode_partitioned).
+/// singletons = sample records whose key appears once, repeated = the others; the partitioned
+/// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
+/// and either the repeats are skewed (repeated >= skew x the keys seen twice or more: hot keys
+/// and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
+/// so m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
 template <class KeyIt, class Hash>
 __global__ void __launch_bounds__(threads)
-    sample_kernel(KeyIt keys, long long n, Hash hash, build_status* status, unsigned min_singletons) {
+    sample_kernel(KeyIt keys, long long n, Hash hash, build_status* status, unsigned min_singletons,
+                  unsigned max_repeated, unsigned skew) {
   __shared__ unsigned tags[sample_slots];
   __shared__ unsigned dup[sample_slots / 32];
   __shared__ unsigned s_new, s_dup;
@@ -90,13 +97,23 @@ __global__ void __launch_bounds__(threads)
   for (int i = threadIdx.x; i < sample_slots / 32; i += threads) d += __popc(dup[i]);
   if (d) atomicAdd(&s_dup, d);
   __syncthreads();
-  if (threadIdx.x == 0 && s_new - s_dup > min_singletons) {
-    status->pad = mode_partitioned;
-    status->abort = 1u;
+  if (threadIdx.x == 0) {
+    const unsigned singles = s_new - s_dup;             // records whose key is seen once
+    const unsigned repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
+    // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
+    // so few repeats that uniform keys would number over s^2 / max_repeated
+    if (singles > min_singletons && (repeated >= skew * s_dup || repeated <= max_repeated)) {
+      status->pad = mode_partitioned;
+      status->abort = 1u;
+    }
   }
 }
 
 // ---- histogram -------------------------------------------------------------------------------------
+/// The partition of a mixed hash: its top `bits` bits.
+__device__ __forceinline__ unsigned long long top_bits(std::uint64_t h, int bits) {
+  return bits ? static_cast<unsigned long long>(h >> (64 - bits)) : 0ull;
+}
 /// The digits of one scatter pass: (hash >> shift) & (2^bits - 1), bits <= 8.
 struct digit_pass {
   int shift, bits;
@@ -105,45 +122,95 @@ struct digit_pass {
   }
 };
 inline constexpr int max_radix = 256;
+/// Partition bits at most: the histogram's counters (4 bytes a partition) fill one block's
+/// shared memory (128 KB at 15).
+inline constexpr int max_partition_bits = 15;
+inline constexpr int hist_threads = 1024;
 
-/// counts[pass * 256 + digit] += the input's records with that digit (passes: 1 or 2).
+/// counts[p] += the input's records in partition p (p < 2^bits): a shared-memory histogram a
+/// block (dynamic shared memory: 4 << bits bytes), added to the global one at the end.
 template <class KeyIt, class Hash>
-__global__ void __launch_bounds__(threads)
-    digit_histogram_kernel(KeyIt keys, long long n, Hash hash, digit_pass p0, digit_pass p1, int passes,
-                           unsigned* counts) {
-  __shared__ unsigned c[2 * max_radix];
-  for (int i = threadIdx.x; i < 2 * max_radix; i += threads) c[i] = 0u;
+__global__ void __launch_bounds__(hist_threads)
+    partition_histogram_kernel(KeyIt keys, long long n, Hash hash, int bits, unsigned* counts) {
+  extern __shared__ unsigned hist_smem[];
+  const int parts = 1 << bits;
+  for (int i = threadIdx.x; i < parts; i += hist_threads) hist_smem[i] = 0u;
   __syncthreads();
-  const long long stride = static_cast<long long>(gridDim.x) * threads;
-  for (long long i = blockIdx.x * static_cast<long long>(threads) + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t h = hc::hash_of(hash, keys[i]);
-    atomicAdd(&c[p0.of(h)], 1u);
-    if (passes > 1) atomicAdd(&c[max_radix + p1.of(h)], 1u);
+  const long long stride = static_cast<long long>(gridDim.x) * hist_threads;
+  long long i = blockIdx.x * static_cast<long long>(hist_threads) + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {  // four loads in flight
+    const auto k0 = keys[i], k1 = keys[i + stride], k2 = keys[i + 2 * stride], k3 = keys[i + 3 * stride];
+    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k0), bits)], 1u);
+    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k1), bits)], 1u);
+    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k2), bits)], 1u);
+    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k3), bits)], 1u);
   }
+  for (; i < n; i += stride) atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, keys[i]), bits)], 1u);
   __syncthreads();
-  for (int i = threadIdx.x; i < 2 * max_radix; i += threads)
-    if (c[i]) atomicAdd(&counts[i], c[i]);
+  for (int j = threadIdx.x; j < parts; j += hist_threads)
+    if (hist_smem[j]) atomicAdd(&counts[j], hist_smem[j]);
 }
 
-/// One block: starts[pass * 256 + d] = counts of the pass's digits below d.
+// ---- plan ------------------------------------------------------------------------------------------
+/// Records a block of the aggregate pass takes at most (a partition of more is split into chunks,
+/// which meet in the overflow table); its shared table has aggregate_slots slots.
+inline constexpr long long aggregate_chunk = 3072;
+inline constexpr int aggregate_slots = 4096;
+inline constexpr int scatter_items = 8;
+inline constexpr long long scatter_tile = threads * scatter_items;  // 2048 records
+
+/// Where everything goes, from the partitions' counts (one block of 256 threads):
+/// bounds[p] = the first record of partition p (bounds[parts] = n), cursor[p] = bounds[p] (the
+/// last scatter pass's write cursors); prefix[p] = the aggregate pass's chunks before partition p
+/// (prefix[parts] = all); with two passes (bits > 8), the first pass's cursors bucket[a] =
+/// bounds[a << (bits - 8)] for its 256 digits (the top 8 bits) and tiles[a] = the second pass's
+/// tiles before bucket a (tiles[256] = all; a tile never straddles two buckets).
 template <class = void>
-__global__ void __launch_bounds__(threads) digit_starts_kernel(const unsigned* counts, unsigned* starts) {
-  static_assert(threads == max_radix, "a thread a digit");
+__global__ void __launch_bounds__(threads)
+    partition_plan_kernel(const unsigned* counts, int bits, unsigned* bounds, unsigned* cursor, unsigned* prefix,
+                          unsigned* bucket, unsigned* tiles) {
+  static_assert(threads == max_radix, "a thread a bucket");
   __shared__ unsigned long long smem[threads / 32 + 1];
-  for (int pass = 0; pass < 2; ++pass) {
-    unsigned long long total;
-    const unsigned long long ex = block_exclusive_sum(counts[pass * max_radix + threadIdx.x], smem, &total);
-    starts[pass * max_radix + threadIdx.x] = static_cast<unsigned>(ex);
+  const long long parts = 1ll << bits;
+  const long long per = (parts + threads - 1) / threads;
+  const long long b = threadIdx.x * per;
+  const long long e = b + per < parts ? b + per : parts;
+  unsigned long long sum = 0, chunks = 0;
+  for (long long j = b; j < e; ++j) {
+    const unsigned c = counts[j];
+    sum += c;
+    chunks += (c + aggregate_chunk - 1) / aggregate_chunk;
+  }
+  unsigned long long total, ctotal;
+  unsigned long long at = block_exclusive_sum(sum, smem, &total);
+  unsigned long long cat = block_exclusive_sum(chunks, smem, &ctotal);
+  for (long long j = b; j < e; ++j) {
+    const unsigned c = counts[j];
+    bounds[j] = static_cast<unsigned>(at);
+    cursor[j] = static_cast<unsigned>(at);
+    prefix[j] = static_cast<unsigned>(cat);
+    at += c;
+    cat += (c + aggregate_chunk - 1) / aggregate_chunk;
+  }
+  if (threadIdx.x == 0) {
+    bounds[parts] = static_cast<unsigned>(total);
+    prefix[parts] = static_cast<unsigned>(ctotal);
+  }
+  __syncthreads();  // bounds, written by this block, read below
+  if (bits > 8) {
+    const int low = bits - 8;
+    const unsigned s = bounds[static_cast<long long>(threadIdx.x) << low];
+    const unsigned t = bounds[static_cast<long long>(threadIdx.x + 1) << low];
+    bucket[threadIdx.x] = s;
+    unsigned long long all;
+    const unsigned long long before =
+        block_exclusive_sum((t - s + scatter_tile - 1) / scatter_tile, smem, &all);
+    tiles[threadIdx.x] = static_cast<unsigned>(before);
+    if (threadIdx.x == 0) tiles[max_radix] = static_cast<unsigned>(all);
   }
 }
 
 // ---- scatter ---------------------------------------------------------------------------------------
-inline constexpr int scatter_items = 8;
-inline constexpr long long scatter_tile = threads * scatter_items;  // 2048 records
-/// Look-back words: (status << 30) | count; counts stay below 2^30 (the partitioned build takes
-/// n < 2^30).
-inline constexpr unsigned lb_aggregate = 1u << 30, lb_inclusive = 2u << 30, lb_count = (1u << 30) - 1u;
-
 /// The records of pass 0 (the input: word = index << 32 | key bits, value converted to Acc) ...
 template <class K, class Acc, class KeyIt, class ValIt>
 struct input_records {
@@ -167,13 +234,15 @@ struct stored_records {
   }
 };
 
-/// One pass of the stable scatter by digit (see the file's head). flags: tiles x 256 zeroed words;
-/// ticket: a zeroed counter (tiles are numbered in the order blocks start, so a tile's look-back
-/// only waits on tiles already running).
-template <class K, class Acc, class Src, class Hash>
+/// One pass of the scatter by digit (see the file's head). Not stable: each tile reserves its run
+/// of each digit with one atomicAdd on that digit's cursor (tiles run in any order). Segmented
+/// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
+/// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
+/// else the tiles cover the input and digit d goes to cursors[d].
+template <class K, class Acc, bool Segmented, class Src, class Hash>
 __global__ void __launch_bounds__(threads)
-    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, const unsigned* starts, unsigned* flags,
-                   unsigned* ticket, unsigned long long* words_out, Acc* values_out) {
+    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
+                   const unsigned* bounds, unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
   __shared__ unsigned warp_count[warps][max_radix];
   __shared__ unsigned long long s_words[scatter_tile];
@@ -181,19 +250,35 @@ __global__ void __launch_bounds__(threads)
   __shared__ unsigned char s_digit[scatter_tile];
   __shared__ unsigned s_local[max_radix], s_base[max_radix];
   __shared__ unsigned long long scan_smem[warps + 1];
-  __shared__ unsigned s_tile;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
-  if (threadIdx.x == 0) s_tile = atomicAdd(ticket, 1u);
+  long long base, end;
+  unsigned cbase = 0;
+  if constexpr (Segmented) {
+    const unsigned t = blockIdx.x;
+    if (t >= tiles[max_radix]) return;  // (the grid is launched for the most tiles there can be)
+    int lo = 0, hi = max_radix - 1;  // the bucket: the last a with tiles[a] <= t
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (tiles[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const unsigned s = bounds[static_cast<long long>(lo) << pass.bits];
+    const unsigned e = bounds[static_cast<long long>(lo + 1) << pass.bits];
+    base = s + static_cast<long long>(t - tiles[lo]) * scatter_tile;
+    end = base + scatter_tile < static_cast<long long>(e) ? base + scatter_tile : static_cast<long long>(e);
+    cbase = static_cast<unsigned>(lo) << pass.bits;
+  } else {
+    base = static_cast<long long>(blockIdx.x) * scatter_tile;
+    end = base + scatter_tile < n ? base + scatter_tile : n;
+  }
   for (int d = threadIdx.x; d < radix; d += threads)
 #pragma unroll
     for (int w = 0; w < warps; ++w) warp_count[w][d] = 0u;
   __syncthreads();
-  const long long tile = s_tile;
-  const long long base = tile * scatter_tile;
 
   // ranks: warp w holds records [base + 256 w, base + 256 (w + 1)), item j lane l the record
-  // 32 j + l of them, so (j, lane) order is input order and the ranks are stable
+  // 32 j + l of them
   unsigned long long w_[scatter_items];
   Acc v_[scatter_items];
   unsigned d_[scatter_items], r_[scatter_items];
@@ -202,7 +287,7 @@ __global__ void __launch_bounds__(threads)
   for (int j = 0; j < scatter_items; ++j) {  // every load in flight before the first rank
     const long long i = base + warp * (32 * scatter_items) + j * 32 + lane;
     d_[j] = ~0u;
-    if (i < n) {
+    if (i < end) {
       K k;
       src.load(i, w_[j], v_[j], k);
       d_[j] = pass.of(hc::hash_of(hash, k));
@@ -220,7 +305,8 @@ __global__ void __launch_bounds__(threads)
   }
   __syncthreads();
 
-  // per digit (thread d): the warps' counts become their offsets; the tile's count of d
+  // per digit (thread d): the warps' counts become their offsets; the tile's count of d; its
+  // run reserved at the digit's cursor
   unsigned count = 0;
   if (static_cast<int>(threadIdx.x) < radix) {
 #pragma unroll
@@ -234,25 +320,7 @@ __global__ void __launch_bounds__(threads)
   const unsigned local = static_cast<unsigned>(block_exclusive_sum(count, scan_smem, &tile_total));
   if (static_cast<int>(threadIdx.x) < radix) {
     s_local[threadIdx.x] = local;
-    // the look-back: this digit's records in the tiles before this one
-    volatile unsigned* f = flags;
-    const long long me = tile * max_radix + threadIdx.x;
-    unsigned prefix = 0;
-    if (tile == 0) {
-      f[me] = lb_inclusive | count;
-    } else {
-      f[me] = lb_aggregate | count;
-      for (long long t = tile - 1;; --t) {
-        unsigned x;
-        do {
-          x = f[t * max_radix + threadIdx.x];
-        } while (x == 0u);
-        prefix += x & lb_count;
-        if (x & lb_inclusive) break;
-      }
-      f[me] = lb_inclusive | (prefix + count);
-    }
-    s_base[threadIdx.x] = starts[threadIdx.x] + prefix;
+    s_base[threadIdx.x] = count ? atomicAdd(&cursors[cbase + threadIdx.x], count) : 0u;
   }
   __syncthreads();
 
@@ -267,7 +335,7 @@ __global__ void __launch_bounds__(threads)
     }
   }
   __syncthreads();
-  const int in_tile = static_cast<int>(n - base < scatter_tile ? n - base : scatter_tile);
+  const int in_tile = static_cast<int>(end - base);
   for (int k = threadIdx.x; k < in_tile; k += threads) {
     const unsigned d = s_digit[k];
     const unsigned long long at = static_cast<unsigned long long>(s_base[d]) + (static_cast<unsigned>(k) - s_local[d]);
@@ -276,71 +344,9 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
-// ---- units -----------------------------------------------------------------------------------------
-/// Records a block of the aggregate pass takes at most (a partition of more is split into chunks,
-/// which meet in the overflow table); its shared table has aggregate_slots slots.
-inline constexpr long long aggregate_chunk = 3072;
-inline constexpr int aggregate_slots = 4096;
 /// An insert into the overflow table gives up after this many probes (the call then builds one
 /// table instead, as an overflow past the load limit does).
 inline constexpr unsigned long long max_probes_overflow = 256;
-
-/// The top `bits` bits of a mixed hash.
-__device__ __forceinline__ unsigned long long top_bits(std::uint64_t h, int bits) {
-  return bits ? static_cast<unsigned long long>(h >> (64 - bits)) : 0ull;
-}
-
-/// bounds[p] = the first record of partition p in the scattered order (p < 2^bits; bounds[2^bits]
-/// = n), found by binary search inside its top-8-bit bucket [starts8[a], starts8[a] + counts8[a]);
-/// chunks[p] = its number of chunks (at least 1).
-template <class K, class Hash>
-__global__ void __launch_bounds__(threads)
-    partition_bounds_kernel(const unsigned long long* words, long long n, Hash hash, int bits, const unsigned* starts8,
-                            const unsigned* counts8, unsigned* bounds, unsigned* chunks) {
-  const long long parts = 1ll << bits;
-  const int top = bits < 8 ? bits : 8;
-  const long long p = blockIdx.x * static_cast<long long>(threads) + threadIdx.x;
-  if (p > parts) return;
-  const auto start_of = [&](long long q) -> unsigned long long {
-    if (q >= parts) return static_cast<unsigned long long>(n);
-    const long long a = q >> (bits - top);
-    unsigned long long lo = starts8[a], hi = static_cast<unsigned long long>(starts8[a]) + counts8[a];
-    if (bits == top) return lo;
-    while (lo < hi) {
-      const unsigned long long mid = (lo + hi) / 2;
-      const K k = hc::key_from_bits<K>(static_cast<std::uint32_t>(words[mid]));
-      if (static_cast<long long>(top_bits(hc::hash_of(hash, k), bits)) < q) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const unsigned long long b = start_of(p);
-  bounds[p] = static_cast<unsigned>(b);
-  if (p < parts) {
-    const unsigned long long e = start_of(p + 1);
-    const unsigned long long c = (e - b + aggregate_chunk - 1) / aggregate_chunk;
-    chunks[p] = static_cast<unsigned>(c ? c : 1);
-  }
-}
-
-/// One block: prefix[p] = chunks of the partitions before p (p <= count); prefix[count] = all.
-template <class = void>
-__global__ void __launch_bounds__(threads) unit_prefix_kernel(const unsigned* chunks, long long count,
-                                                               unsigned* prefix) {
-  __shared__ unsigned long long smem[threads / 32 + 1];
-  const long long per = (count + threads - 1) / threads;
-  const long long b = threadIdx.x * per;
-  const long long e = b + per < count ? b + per : count;
-  unsigned long long sum = 0;
-  for (long long j = b; j < e; ++j) sum += chunks[j];
-  unsigned long long total;
-  unsigned long long run = block_exclusive_sum(sum, smem, &total);
-  for (long long j = b; j < e; ++j) {
-    prefix[j] = static_cast<unsigned>(run);
-    run += chunks[j];
-  }
-  if (threadIdx.x == 0) prefix[count] = static_cast<unsigned>(total);
-}
 
 // ---- aggregate -------------------------------------------------------------------------------------
 /// Where the aggregate pass's groups go: the list (partitions of one chunk) and its count, and
@@ -406,8 +412,21 @@ __global__ void __launch_bounds__(threads)
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < items_per_thread; ++j) {
-    if (b + j * threads + threadIdx.x < e) {
-      const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(w_[j]));
+    const bool valid = b + j * threads + threadIdx.x < e;
+    const unsigned kb = static_cast<unsigned>(w_[j]);
+    // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
+    // atomics on one shared word
+    if (__all_sync(0xffffffffu, valid && kb == __shfl_sync(0xffffffffu, kb, 0))) {
+      Acc v = v_[j];
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
+      const unsigned f = __reduce_min_sync(0xffffffffu, static_cast<unsigned>(w_[j] >> 32));
+      if ((threadIdx.x & 31) == 0) {
+        const K key = hc::key_from_bits<K>(kb);
+        front.template insert<false>(key, hc::hash_of(hash, key), f, v, static_cast<unsigned long long>(aggregate_slots));
+      }
+    } else if (valid) {
+      const K key = hc::key_from_bits<K>(kb);
       front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
                                    static_cast<unsigned long long>(aggregate_slots));
     }
