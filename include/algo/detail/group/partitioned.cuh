@@ -403,6 +403,8 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
   for (int j = 0; j < items_per_thread; ++j) {
     const long long i = b + j * threads + threadIdx.x;
+    w_[j] = 0ull;
+    v_[j] = Acc{};
     if (i < e) {
       w_[j] = words[i];
       v_[j] = values[i];
@@ -416,7 +418,8 @@ __global__ void __launch_bounds__(threads)
     const unsigned kb = static_cast<unsigned>(w_[j]);
     // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
     // atomics on one shared word
-    if (__all_sync(0xffffffffu, valid && kb == __shfl_sync(0xffffffffu, kb, 0))) {
+    const unsigned kb0 = __shfl_sync(0xffffffffu, kb, 0);  // (every lane: not under the && below)
+    if (__all_sync(0xffffffffu, valid && kb == kb0)) {
       Acc v = v_[j];
 #pragma unroll
       for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
