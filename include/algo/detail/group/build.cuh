@@ -62,9 +62,12 @@ struct oa_tuning {
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
+  /// (H100, 2026-11-26: the partitioned build beat one table only at uniform m = 2^24, 7.8
+  /// against 9.6 ms; at uniform 2^20 it lost 4.4 to 2.9, at Zipf 2^24 7.1 to 5.2: hence uniform
+  /// keys over 4096^2 / 4 = 2^22 only, and no skewed branch, partition_skew 0 = off.)
   static constexpr unsigned partition_singletons = 2458;  // 60 %
-  static constexpr unsigned partition_repeated = 32;      // uniform keys: m > 2^19
-  static constexpr unsigned partition_skew = 3;
+  static constexpr unsigned partition_repeated = 4;       // uniform keys: m > 2^22
+  static constexpr unsigned partition_skew = 0;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
@@ -259,7 +262,10 @@ __global__ void __launch_bounds__(threads)
 /// partitioned build: the one-table kernels after it do nothing).
 template <class Table>
 __global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
-  if (*reinterpret_cast<const volatile unsigned*>(&gate->abort) != 0u) return;
+  __shared__ unsigned s_gate;  // one read a block (every thread reading the one word was a hot spot in the L2)
+  if (threadIdx.x == 0) s_gate = *reinterpret_cast<const volatile unsigned*>(&gate->abort);
+  __syncthreads();
+  if (s_gate != 0u) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)

@@ -53,8 +53,8 @@ inline constexpr unsigned mode_partitioned = 1;
 /// One block of `threads`: the first min(n, 4096) keys into a shared set of 32-bit hash tags;
 /// singletons = sample records whose key appears once, repeated = the others; the partitioned
 /// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
-/// and either the repeats are skewed (repeated >= skew x the keys seen twice or more: hot keys
-/// and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
+/// and either the repeats are skewed (skew > 0 and repeated >= skew x the keys seen twice or
+/// more: hot keys and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
 /// so m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
 template <class KeyIt, class Hash>
 __global__ void __launch_bounds__(threads)
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(threads)
     const unsigned repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
     // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
     // so few repeats that uniform keys would number over s^2 / max_repeated
-    if (singles > min_singletons && (repeated >= skew * s_dup || repeated <= max_repeated)) {
+    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated)) {
       status->pad = mode_partitioned;
       status->abort = 1u;
     }
@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(threads)
   const long long b = threadIdx.x * per;
   const long long e = b + per < parts ? b + per : parts;
   unsigned long long sum = 0, chunks = 0;
-  for (long long j = b; j < e; ++j) {
+#pragma unroll 16
+  for (long long j = b; j < e; ++j) {  // (unrolled: the loads in flight together)
     const unsigned c = counts[j];
     sum += c;
     chunks += (c + aggregate_chunk - 1) / aggregate_chunk;
@@ -184,6 +185,7 @@ __global__ void __launch_bounds__(threads)
   unsigned long long total, ctotal;
   unsigned long long at = block_exclusive_sum(sum, smem, &total);
   unsigned long long cat = block_exclusive_sum(chunks, smem, &ctotal);
+#pragma unroll 16
   for (long long j = b; j < e; ++j) {
     const unsigned c = counts[j];
     bounds[j] = static_cast<unsigned>(at);
