@@ -6,6 +6,8 @@
 // at 50 % (CUB: DevicePartition::If, one output, the rejected part reversed at its end),
 // unique i32 (runs of 4), unique_by_key i32 keys / f32 values (runs of 4), run_length_encode i32
 // (runs of 4), count_if i32 (CUB: DeviceReduce::Sum over a transform iterator).
+// Rows: "algo::cuda" is the call with its count left on the device (*_into: what CUB does),
+// "algo::cuda (end to host)" the Thrust-style call returning its end (a synchronization).
 // Built by name (not part of the default build): ninja select_bench.
 #include <cuda_runtime_api.h>
 
@@ -163,6 +165,9 @@ void run(ctx& c) {
                    cub::DevicePartition::If(t.p, t.bytes, u[r % copies], o1, cnt, n, half);
                  }), bytes, "cub"});
       c.rep.add({a, "i32 50%", n, "algo::cuda", bench::median_ms(c.opt, [&](int r) {
+                   algo::partition_copy_into(algo::cuda, u[r % copies], u[r % copies] + n, o1, o2, cnt, half);
+                 }), bytes, "cub"});
+      c.rep.add({a, "i32 50%", n, "algo::cuda (end to host)", bench::median_ms(c.opt, [&](int r) {
                    algo::partition_copy(algo::cuda, u[r % copies], u[r % copies] + n, o1, o2, half);
                  }), bytes, "cub"});
       c.rep.add({a, "i32 50%", n, "thrust", bench::median_ms(c.opt, [&](int r) {
@@ -178,6 +183,9 @@ void run(ctx& c) {
                    cub::DeviceSelect::Unique(t.p, t.bytes, r4[r % copies], o1, cnt, n);
                  }), bytes, "cub"});
       c.rep.add({a, "i32 runs of 4", n, "algo::cuda", bench::median_ms(c.opt, [&](int r) {
+                   algo::unique_copy_into(algo::cuda, r4[r % copies], r4[r % copies] + n, o1, cnt);
+                 }), bytes, "cub"});
+      c.rep.add({a, "i32 runs of 4", n, "algo::cuda (end to host)", bench::median_ms(c.opt, [&](int r) {
                    algo::unique_copy(algo::cuda, r4[r % copies], r4[r % copies] + n, o1);
                  }), bytes, "cub"});
       c.rep.add({a, "i32 runs of 4", n, "thrust", bench::median_ms(c.opt, [&](int r) {
@@ -195,6 +203,10 @@ void run(ctx& c) {
                    cub::DeviceSelect::UniqueByKey(t.p, t.bytes, r4[r % copies], vals[r % copies], o1, of, cnt, n);
                  }), bytes, "cub"});
       c.rep.add({a, "i32/f32 runs of 4", n, "algo::cuda", bench::median_ms(c.opt, [&](int r) {
+                   algo::unique_by_key_copy_into(algo::cuda, r4[r % copies], r4[r % copies] + n, vals[r % copies], o1, of,
+                                                 cnt);
+                 }), bytes, "cub"});
+      c.rep.add({a, "i32/f32 runs of 4", n, "algo::cuda (end to host)", bench::median_ms(c.opt, [&](int r) {
                    algo::unique_by_key_copy(algo::cuda, r4[r % copies], r4[r % copies] + n, vals[r % copies], o1, of);
                  }), bytes, "cub"});
     }
@@ -209,7 +221,13 @@ void run(ctx& c) {
                    cub::DeviceRunLengthEncode::Encode(t.p, t.bytes, r4[r % copies], o1, counts, cnt, static_cast<int>(n));
                  }), bytes, "cub"});
       c.rep.add({a, "i32 runs of 4", n, "algo::cuda", bench::median_ms(c.opt, [&](int r) {
+                   algo::run_length_encode_into(algo::cuda, r4[r % copies], r4[r % copies] + n, o1, counts, cnt);
+                 }), bytes, "cub"});
+      c.rep.add({a, "i32 runs of 4", n, "algo::cuda (end to host)", bench::median_ms(c.opt, [&](int r) {
                    algo::run_length_encode(algo::cuda, r4[r % copies], r4[r % copies] + n, o1, counts);
+                 }), bytes, "cub"});
+      c.rep.add({a, "i32 runs of 4", n, "algo::cub", bench::median_ms(c.opt, [&](int r) {
+                   algo::run_length_encode_into(algo::cub, r4[r % copies], r4[r % copies] + n, o1, counts, cnt);
                  }), bytes, "cub"});
     }
     if (c.wants("count_if")) {

@@ -16,9 +16,13 @@
 //
 // Beyond Thrust, for stream pipelines and CUDA graphs (device policies: nothing waits on the host):
 //   copy_if_into(policy, first, last, [stencil,] d_first, count_out, pred)
+//   partition_copy_into(policy, first, last, [stencil,] out_true, out_false, count_out, pred)
+//   unique_copy_into(policy, first, last, d_first, count_out [, eq])
+//   unique_by_key_copy_into(policy, kf, kl, vf, kout, vout, count_out [, eq])
+//   run_length_encode_into(policy, first, last, unique_out, counts_out, runs_out [, eq])
 //   count_if_into(policy, first, last, count_out, pred)
-// write the count (selected elements; elements for which pred holds) to *count_out on the policy's
-// stream, as reduce_into does for reductions.
+// write the count (elements written to the first output; runs; elements for which pred holds) to
+// *count_out on the policy's stream, as reduce_into does for reductions.
 //
 // Every result keeps the input order: the selected elements in order, and (partition*) the rejected
 // ones in order after them; stronger than thrust::partition promises. unique* compares each element
@@ -30,8 +34,10 @@
 // (detail/cuda/select/), algo::cub CUB's DeviceSelect / DevicePartition (detail/cub/select.cuh).
 // count_if and unique_count are reductions (reduce over the flags). unique_by_key(_copy) is the
 // selection over (key, value) pairs on algo::cuda, CUB's UniqueByKey on algo::cub, and a
-// reduce_by_key keeping each run's first value on the host policies; run_length_encode is a
-// reduce_by_key counting each run (CUB's Encode on algo::cub).
+// reduce_by_key keeping each run's first value on the host policies; run_length_encode is the
+// selection of run heads carrying the index of the last head on algo::cuda (each head writes the
+// length of the run before it, one pass: cuda/select/run_length_lookback.cuh), CUB's Encode on
+// algo::cub, and a reduce_by_key counting each run on the host policies.
 //
 // In place: remove_if, remove, unique, partition_copy with out_true == first and copy_if with
 // d_first == first write over the input in one pass on every policy (algo::cuda: a tile writes only
@@ -179,15 +185,49 @@ result<OutT, OutF> select_run(const char* name, const Policy& policy, const Sel&
 }
 
 /// The number of selected elements to *count_out (device policies: on the stream, no host wait).
-template <class Policy, class Sel, class InIt, class OutT, class CountIt>
+template <class Policy, class Sel, class InIt, class OutT, class OutF, class CountIt>
 void select_into(const char* name, const Policy& policy, const Sel& sel, InIt first, std::int64_t n, OutT out_true,
-                 CountIt count_out, bool inplace) {
+                 OutF out_false, CountIt count_out, bool inplace) {
   if constexpr (is_host_policy<Policy>::value) {
     (void)name;
-    *count_out = n == 0 ? 0 : run(policy, sel, first, n, out_true, no_output{}, inplace).selected;
+    *count_out = n == 0 ? 0 : run(policy, sel, first, n, out_true, out_false, inplace).selected;
   } else {
 #if ALGO_HAS_CUDA
-    device_select_into(name, policy, sel, first, n, out_true, no_output{}, count_out, inplace);
+    device_select_into(name, policy, sel, first, n, out_true, out_false, count_out, inplace);
+#endif
+  }
+}
+
+/// Runs f(count_out) with a count location of the policy's side and returns what f wrote there
+/// (device policies: a temporary read back to the host, which waits for the stream).
+template <class Policy, class F>
+std::int64_t counted(const char* name, const Policy& policy, F&& f) {
+  if constexpr (is_host_policy<Policy>::value) {
+    (void)name;
+    std::int64_t c = 0;
+    f(&c);
+    return c;
+  } else {
+#if ALGO_HAS_CUDA
+    cuda::temporary_buffer count(policy, sizeof(long long));
+    f(count.as<long long>());
+    return cuda::copy_to_host(name, count.as<long long>(), policy.stream);
+#else
+    return 0;
+#endif
+  }
+}
+
+/// *count_out = 0 (an empty input), on the policy's side.
+template <class Policy, class CountIt>
+void write_count(const char* name, const Policy& policy, CountIt count_out) {
+  if constexpr (is_host_policy<Policy>::value) {
+    (void)name;
+    *count_out = 0;
+  } else {
+#if ALGO_HAS_CUDA
+    cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(cuda::unwrap(count_out), 0LL);
+    cuda::check_launch(name, "write_value_kernel");
 #endif
   }
 }
@@ -265,21 +305,27 @@ std::int64_t unique_count_entry(const Policy& policy, It first, It last, Eq eq) 
   }
 }
 
-/// The generic unique_by_key(_copy): reduce_by_key keeping each run's first value; in place, from
-/// copies of the keys and values (the run writer reads the keys again as it writes). algo::cuda
-/// (select.cuh: the selection over (key, value) pairs, in place too) and algo::cub (cub::DeviceSelect::
-/// UniqueByKey) overload it.
-template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
-std::int64_t unique_by_key_backend(const char* name, const Policy& policy, KeyIt kf, ValIt vf, std::int64_t n,
-                                   KeyOut kout, ValOut vout, Eq eq, bool inplace) {
-  if (!inplace) return detail::reduce_by_key(policy, kf, vf, n, kout, vout, eq, take_first{});
-  std::int64_t runs = 0;
+/// The generic unique_by_key(_copy) (host policies), its number of runs to *count_out:
+/// reduce_by_key keeping each run's first value; in place, from copies of the keys and values (the
+/// run writer reads the keys again as it writes). algo::cuda (select.cuh: the selection over (key,
+/// value) pairs, in place too) and algo::cub (cub::DeviceSelect::UniqueByKey) overload it.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class CountIt>
+void unique_by_key_backend(const char* name, const Policy& policy, KeyIt kf, ValIt vf, std::int64_t n, KeyOut kout,
+                           ValOut vout, Eq eq, bool inplace, CountIt count_out) {
+  if (!inplace) {
+    *count_out = detail::reduce_by_key(policy, kf, vf, n, kout, vout, eq, take_first{});
+    return;
+  }
   with_copy<iter_value_t<KeyIt>>(name, policy, kf, n, [&](auto* keys) {
     with_copy<iter_value_t<ValIt>>(name, policy, vf, n, [&](auto* values) {
-      runs = detail::reduce_by_key(policy, keys, values, n, kout, vout, eq, take_first{});
+      *count_out = detail::reduce_by_key(policy, keys, values, n, kout, vout, eq, take_first{});
     });
   });
-  return runs;
+}
+
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut>
+bool unique_by_key_in_place(KeyIt kf, ValIt vf, std::int64_t n, KeyOut kout, ValOut vout) {
+  return in_place(kf, n, kout) || in_place(vf, n, vout) || in_place(kf, n, vout) || in_place(vf, n, kout);
 }
 
 /// unique_by_key_copy and unique_by_key (kout == kf, vout == vf).
@@ -290,16 +336,39 @@ std::pair<KeyOut, ValOut> unique_by_key_entry(const char* name, const Policy& po
   check_stencil<Policy, KeyIt>(name, policy, vf, n, kout, vout);  // the values: as a second input
   if (n == 0) return {kout, vout};
   refuse_under_capture(name, policy);
-  const bool inplace = in_place(kf, n, kout) || in_place(vf, n, vout) || in_place(kf, n, vout) || in_place(vf, n, kout);
-  const std::int64_t runs = unique_by_key_backend(name, policy, kf, vf, n, kout, vout, eq, inplace);
+  const bool inplace = unique_by_key_in_place<Policy>(kf, vf, n, kout, vout);
+  const std::int64_t runs = counted(name, policy, [&](auto count_out) {
+    unique_by_key_backend(name, policy, kf, vf, n, kout, vout, eq, inplace, count_out);
+  });
   return {kout + runs, vout + runs};
 }
 
-/// The generic run_length_encode (algo::cub overloads it with CUB's Encode).
-template <class Policy, class It, class Ones, class UniqueOut, class CountOut, class Eq>
-std::int64_t run_length_encode_backend(const Policy& policy, It first, Ones ones, std::int64_t n, UniqueOut unique_out,
-                                       CountOut counts_out, Eq eq) {
-  return detail::reduce_by_key(policy, first, ones, n, unique_out, counts_out, eq, plus<>{});
+/// The generic run_length_encode (host policies), its number of runs to *count_out: reduce_by_key
+/// counting each run. algo::cuda (the single-pass kernel, cuda/select/run_length_lookback.cuh)
+/// and algo::cub (CUB's Encode) overload it.
+template <class Policy, class It, class UniqueOut, class CountOut, class Eq, class RunsIt>
+void run_length_encode_backend(const char* name, const Policy& policy, It first, std::int64_t n, UniqueOut unique_out,
+                               CountOut counts_out, Eq eq, bool inplace, RunsIt runs_out) {
+  (void)name, (void)inplace;
+  using C = run_count_t<CountOut>;
+  const seg::indexed_iterator<one_of<C>> ones(one_of<C>{}, 0);
+  *runs_out = detail::reduce_by_key(policy, first, ones, n, unique_out, counts_out, eq, plus<>{});
+}
+
+/// The encoding with its in-place cases: unique_out == first runs in place (each run's first value
+/// lands at or before where it was read, after every earlier tile has read its input); counts written
+/// over the input would change the elements the next run heads are compared with: from a copy.
+template <class Policy, class It, class UniqueOut, class CountOut, class Eq, class RunsIt>
+void run_length_encode_run(const char* name, const Policy& policy, It first, std::int64_t n, UniqueOut unique_out,
+                           CountOut counts_out, Eq eq, RunsIt runs_out) {
+  if (in_place(first, n, counts_out)) {
+    with_copy<iter_value_t<It>>(name, policy, first, n, [&](auto* copy) {
+      run_length_encode_backend(name, policy, copy, n, unique_out, counts_out, eq, false, runs_out);
+    });
+  } else {
+    run_length_encode_backend(name, policy, first, n, unique_out, counts_out, eq, in_place(first, n, unique_out),
+                              runs_out);
+  }
 }
 
 template <class Policy, class It, class UniqueOut, class CountOut, class Eq>
@@ -309,10 +378,9 @@ std::int64_t run_length_encode_entry(const Policy& policy, It first, It last, Un
   const std::int64_t n = check_call(name, policy, first, last, unique_out, counts_out);
   if (n == 0) return 0;
   refuse_under_capture(name, policy);
-  using C0 = iter_value_t<CountOut>;
-  using C = std::conditional_t<std::is_arithmetic<C0>::value, C0, std::int64_t>;
-  const seg::indexed_iterator<one_of<C>> ones(one_of<C>{}, 0);
-  return run_length_encode_backend(policy, first, ones, n, unique_out, counts_out, eq);
+  return counted(name, policy, [&](auto runs_out) {
+    run_length_encode_run(name, policy, first, n, unique_out, counts_out, eq, runs_out);
+  });
 }
 
 template <class Policy, class It, class Flag>
@@ -545,8 +613,8 @@ void copy_if_into(const Policy& policy, InIt first, InIt last, OutIt d_first, Co
   const char* name = "copy_if_into";
   const std::int64_t n = detail::select::check_call(name, policy, first, last, d_first);
   detail::check_iterator(name, "count output", policy, count_out, 1);
-  detail::select::select_into(name, policy, detail::select::by_value<Pred, false>{{pred}}, first, n, d_first, count_out,
-                              n > 0 && detail::select::in_place(first, n, d_first));
+  detail::select::select_into(name, policy, detail::select::by_value<Pred, false>{{pred}}, first, n, d_first,
+                              detail::select::no_output{}, count_out, n > 0 && detail::select::in_place(first, n, d_first));
 }
 /// The stencil form of copy_if_into.
 template <class Policy, class InIt, class StIt, class OutIt, class CountIt, class Pred, detail::enable_policy<Policy> = 0>
@@ -557,7 +625,7 @@ void copy_if_into(const Policy& policy, InIt first, InIt last, StIt stencil, Out
   detail::check_iterator(name, "count output", policy, count_out, 1);
   using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
   detail::select::select_into(name, policy, S{detail::select::view(policy, stencil), {pred}}, first, n, d_first,
-                              count_out, n > 0 && detail::select::in_place(first, n, d_first));
+                              detail::select::no_output{}, count_out, n > 0 && detail::select::in_place(first, n, d_first));
 }
 /// *count_out = count_if(policy, first, last, pred), written as reduce_into writes (device policies:
 /// on the stream, no host wait).
@@ -569,6 +637,91 @@ void count_if_into(const Policy& policy, It first, It last, CountIt count_out, P
   auto in = detail::select::view(policy, first);
   detail::reduce_into_entry(name, policy, detail::transform_iterator<decltype(in), F>(in, F{{pred}}), n, count_out,
                             std::int64_t(0), plus<std::int64_t>{});
+}
+
+/// partition_copy, with the number of elements sent to out_true written to *count_out (out_false
+/// receives the other n - *count_out) instead of returned (device policies: on the stream, no host
+/// wait; usable under CUDA graph capture).
+template <class Policy, class InIt, class OutT, class OutF, class CountIt, class Pred, detail::enable_policy<Policy> = 0>
+void partition_copy_into(const Policy& policy, InIt first, InIt last, OutT out_true, OutF out_false, CountIt count_out,
+                         Pred pred) {
+  const char* name = "partition_copy_into";
+  const std::int64_t n = detail::select::check_call(name, policy, first, last, out_true, out_false);
+  detail::check_iterator(name, "count output", policy, count_out, 1);
+  const bool inplace = n > 0 && (detail::select::in_place(first, n, out_true) || detail::select::in_place(first, n, out_false));
+  detail::select::select_into(name, policy, detail::select::by_value<Pred, false>{{pred}}, first, n, out_true, out_false,
+                              count_out, inplace);
+}
+/// The stencil form of partition_copy_into.
+template <class Policy, class InIt, class StIt, class OutT, class OutF, class CountIt, class Pred,
+          detail::enable_policy<Policy> = 0>
+void partition_copy_into(const Policy& policy, InIt first, InIt last, StIt stencil, OutT out_true, OutF out_false,
+                         CountIt count_out, Pred pred) {
+  const char* name = "partition_copy_into";
+  const std::int64_t n = detail::select::check_call(name, policy, first, last, out_true, out_false);
+  detail::select::check_stencil<Policy, InIt>(name, policy, stencil, n, out_true, out_false);
+  detail::check_iterator(name, "count output", policy, count_out, 1);
+  const bool inplace = n > 0 && (detail::select::in_place(first, n, out_true) || detail::select::in_place(first, n, out_false));
+  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
+  detail::select::select_into(name, policy, S{detail::select::view(policy, stencil), {pred}}, first, n, out_true,
+                              out_false, count_out, inplace);
+}
+/// unique_copy, with the number of elements written to *count_out instead of returned.
+template <class Policy, class InIt, class OutIt, class CountIt, class Eq, detail::enable_policy<Policy> = 0>
+void unique_copy_into(const Policy& policy, InIt first, InIt last, OutIt d_first, CountIt count_out, Eq eq) {
+  const char* name = "unique_copy_into";
+  const std::int64_t n = detail::select::check_call(name, policy, first, last, d_first);
+  detail::check_iterator(name, "count output", policy, count_out, 1);
+  detail::select::select_into(name, policy, detail::select::heads<Eq>{eq}, first, n, d_first, detail::select::no_output{},
+                              count_out, n > 0 && detail::select::in_place(first, n, d_first));
+}
+/// unique_copy_into with eq = equal_to<>.
+template <class Policy, class InIt, class OutIt, class CountIt, detail::enable_policy<Policy> = 0>
+void unique_copy_into(const Policy& policy, InIt first, InIt last, OutIt d_first, CountIt count_out) {
+  unique_copy_into(policy, first, last, d_first, count_out, equal_to<>{});
+}
+/// unique_by_key_copy, with the number of runs (elements written to each output) to *count_out.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt, class Eq,
+          detail::enable_policy<Policy> = 0>
+void unique_by_key_copy_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                             ValOut values_out, CountIt count_out, Eq eq) {
+  const char* name = "unique_by_key_copy_into";
+  const std::int64_t n = detail::select::check_call(name, policy, keys_first, keys_last, keys_out, values_out);
+  detail::select::check_stencil<Policy, KeyIt>(name, policy, values_first, n, keys_out, values_out);
+  detail::check_iterator(name, "count output", policy, count_out, 1);
+  if (n == 0) {
+    detail::select::write_count(name, policy, count_out);
+    return;
+  }
+  const bool inplace = detail::select::unique_by_key_in_place<Policy>(keys_first, values_first, n, keys_out, values_out);
+  detail::select::unique_by_key_backend(name, policy, keys_first, values_first, n, keys_out, values_out, eq, inplace,
+                                        count_out);
+}
+/// unique_by_key_copy_into with eq = equal_to<>.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt,
+          detail::enable_policy<Policy> = 0>
+void unique_by_key_copy_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                             ValOut values_out, CountIt count_out) {
+  unique_by_key_copy_into(policy, keys_first, keys_last, values_first, keys_out, values_out, count_out, equal_to<>{});
+}
+/// run_length_encode, with the number of runs written to *runs_out instead of returned.
+template <class Policy, class It, class UniqueOut, class CountOut, class RunsIt, class Eq, detail::enable_policy<Policy> = 0>
+void run_length_encode_into(const Policy& policy, It first, It last, UniqueOut unique_out, CountOut counts_out,
+                            RunsIt runs_out, Eq eq) {
+  const char* name = "run_length_encode_into";
+  const std::int64_t n = detail::select::check_call(name, policy, first, last, unique_out, counts_out);
+  detail::check_iterator(name, "runs output", policy, runs_out, 1);
+  if (n == 0) {
+    detail::select::write_count(name, policy, runs_out);
+    return;
+  }
+  detail::select::run_length_encode_run(name, policy, first, n, unique_out, counts_out, eq, runs_out);
+}
+/// run_length_encode_into with eq = equal_to<>.
+template <class Policy, class It, class UniqueOut, class CountOut, class RunsIt, detail::enable_policy<Policy> = 0>
+void run_length_encode_into(const Policy& policy, It first, It last, UniqueOut unique_out, CountOut counts_out,
+                            RunsIt runs_out) {
+  run_length_encode_into(policy, first, last, unique_out, counts_out, runs_out, equal_to<>{});
 }
 
 }  // namespace algo

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <thrust/copy.h>
+#include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
@@ -90,6 +91,10 @@ struct constructed_only {
 };
 struct field_odd {
   __host__ __device__ bool operator()(const constructed_only& x) const { return (x.field & 1) != 0; }
+};
+
+struct low_bits {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t v) const { return v & 3u; }
 };
 
 inline std::vector<std::int64_t> sizes() {
@@ -315,6 +320,92 @@ void check_unique(const Policy& policy) {
   }
 }
 
+/// unique_copy_into, unique_by_key_copy_into and partition_copy_into, each against a host reference.
+template <class Policy>
+void unique_into_and_partition(const Policy& policy, const thrust::device_vector<std::uint32_t>& k, std::int64_t runs,
+                               const std::vector<std::uint32_t>& wu, thrust::device_vector<std::uint32_t>& u2) {
+  const std::int64_t n = static_cast<std::int64_t>(k.size());
+  thrust::device_vector<long long> c(3, -1);
+  algo::unique_copy_into(policy, k.begin(), k.end(), u2.begin(), c.data());
+  thrust::device_vector<std::uint32_t> ko(wu.size());
+  thrust::device_vector<float> vo(wu.size());
+  const thrust::device_vector<float> v(thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(static_cast<int>(n)));
+  algo::unique_by_key_copy_into(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), c.data() + 1);
+  const auto hk = host(k, k.size());
+  std::vector<float> wv;
+  std::vector<std::uint32_t> t, f;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (i == 0 || hk[i] != hk[i - 1]) wv.push_back(static_cast<float>(i));
+    (keep_pct{50}(hk[i]) ? t : f).push_back(hk[i]);
+  }
+  thrust::device_vector<std::uint32_t> ot(t.size()), of(f.size());
+  algo::partition_copy_into(policy, k.begin(), k.end(), ot.begin(), of.begin(), c.data() + 2, keep_pct{50});
+  REQUIRE(c[0] == runs);
+  REQUIRE(c[1] == runs);
+  REQUIRE(c[2] == static_cast<long long>(t.size()));
+  require_same(host(u2, wu.size()), wu, "unique_copy_into");
+  require_same(host(ko, wu.size()), wu, "unique_by_key_copy_into: keys");
+  require_same(host(vo, wu.size()), wv, "unique_by_key_copy_into: values");
+  require_same(host(ot, t.size()), t, "partition_copy_into: true part");
+  require_same(host(of, f.size()), f, "partition_copy_into: false part");
+}
+
+// ---- run_length_encode's single pass and the *_into forms ------------------------------------------------------------
+/// Host reference of run_length_encode: (first value, length) of each run.
+inline void ref_runs(const std::vector<std::uint32_t>& h, std::vector<std::uint32_t>& u, std::vector<std::int64_t>& c) {
+  u.clear();
+  c.clear();
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (i == 0 || h[i] != h[i - 1]) {
+      u.push_back(h[i]);
+      c.push_back(0);
+    }
+    ++c.back();
+  }
+}
+
+template <class Policy>
+void check_runs(const Policy& policy) {
+  // runs of mean 1 (mostly distinct), 4, 3000 (across tiles: 8192 elements each), and one run
+  for (int mean : {1, 4, 3000, 0}) {
+    for (std::int64_t n : sizes()) {
+      if (n == 0) continue;
+      INFO("n = " << n << ", runs of mean " << mean);
+      const auto h = mean == 0 ? std::vector<std::uint32_t>(static_cast<std::size_t>(n), 77u)
+                               : random_runs(n, mean, mean == 1 ? 1u << 30 : 50u, 53 + static_cast<std::uint64_t>(n));
+      std::vector<std::uint32_t> wu;
+      std::vector<std::int64_t> wc;
+      ref_runs(h, wu, wc);
+      const auto runs = static_cast<std::int64_t>(wu.size());
+      const thrust::device_vector<std::uint32_t> k(h.begin(), h.end());
+      thrust::device_vector<std::uint32_t> uo(wu.size());
+      thrust::device_vector<long long> c64(wu.size());
+      REQUIRE(algo::run_length_encode(policy, k.begin(), k.end(), uo.begin(), c64.begin()) == runs);
+      require_same(host(uo, wu.size()), wu, "run_length_encode: unique");
+      const auto hc = host(c64, wu.size());
+      require_same(std::vector<std::int64_t>(hc.begin(), hc.end()), wc, "run_length_encode: counts (long long)");
+      // into: counts as uint16 (converted), the number of runs on the device
+      thrust::device_vector<std::uint16_t> c16(wu.size());
+      thrust::device_vector<long long> r(1, -1);
+      thrust::fill(uo.begin(), uo.end(), 0u);
+      algo::run_length_encode_into(policy, k.begin(), k.end(), uo.begin(), c16.begin(), r.data());
+      REQUIRE(r[0] == runs);
+      require_same(host(uo, wu.size()), wu, "run_length_encode_into: unique");
+      std::vector<std::uint16_t> w16(wc.begin(), wc.end());
+      require_same(host(c16, wu.size()), w16, "run_length_encode_into: counts (uint16)");
+      // in place over the keys, counts into a discard iterator: the runs' values still right
+      thrust::device_vector<std::uint32_t> k2 = k;
+      REQUIRE(algo::run_length_encode(policy, k2.begin(), k2.end(), k2.begin(), thrust::make_discard_iterator()) == runs);
+      require_same(host(k2, wu.size()), wu, "run_length_encode in place: unique");
+      if (mean == 4) {
+        // the unique and partition *_into forms against their host-returning twins
+        thrust::device_vector<std::uint32_t> u2(wu.size());
+        unique_into_and_partition(policy, k, runs, wu, u2);
+      }
+    }
+  }
+}
+
 // ---- types and iterators --------------------------------------------------------------------------------------------
 template <class Policy>
 void check_fancy(const Policy& policy) {
@@ -383,23 +474,35 @@ void check_fancy(const Policy& policy) {
 }
 
 // ---- a type that is not trivially copyable (Thrust's TestCopyIfNonTrivial) ------------------------------------------------
+/// Makes element i on the device (assigned into a constructed element, as the type allows).
+struct make_constructed {
+  __host__ __device__ constructed_only operator()(int i) const { return constructed_only(i * 7 + 99); }
+};
+struct field_of {
+  __host__ __device__ int operator()(const constructed_only& x) const { return x.field; }
+};
+
 template <class Policy>
 void check_non_trivial(const Policy& policy) {
   for (std::int64_t n : {std::int64_t(10), std::int64_t(3 * 8192 + 5)}) {
     INFO("n = " << n);
-    std::vector<constructed_only> h;
     std::vector<int> want;
     for (std::int64_t i = 0; i < n; ++i) {
-      h.push_back(constructed_only(static_cast<int>(i * 7 + 99)));
-      if (field_odd{}(h.back())) want.push_back(h.back().field);
+      const constructed_only x = make_constructed{}(static_cast<int>(i));
+      if (field_odd{}(x)) want.push_back(x.field);
     }
-    const thrust::device_vector<constructed_only> a(h.begin(), h.end());
+    // built and read on the device: Thrust's copies of this type between host and device go
+    // through operator= into storage that was never constructed (which copies nothing), so the
+    // input is made by a transform into constructed elements and the output read back as fields
+    thrust::device_vector<constructed_only> a(static_cast<std::size_t>(n));
+    thrust::transform(thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(static_cast<int>(n)),
+                      a.begin(), make_constructed{});
     thrust::device_vector<constructed_only> b(want.size());
     REQUIRE(algo::copy_if(policy, a.begin(), a.end(), b.begin(), field_odd{}) == b.end());
-    const thrust::host_vector<constructed_only> hb = b;
-    std::vector<int> got;
-    for (const auto& x : hb) got.push_back(x.field);
-    require_same(got, want, "copy_if: not trivially copyable");
+    thrust::device_vector<int> fields(want.size());
+    thrust::transform(b.begin(), b.end(), fields.begin(), field_of{});
+    const thrust::host_vector<int> got(fields);
+    require_same(std::vector<int>(got.begin(), got.end()), want, "copy_if: not trivially copyable");
   }
 }
 
@@ -419,6 +522,19 @@ void check_graph(const Policy& policy) {
   REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
   algo::copy_if_into(p, in.begin(), in.end(), out.begin(), c.data(), keep_pct{50});
   algo::count_if_into(p, in.begin(), in.end(), c.data() + 1, keep_pct{50});
+  // the run-length encoding of the values' low two bits (runs of mean about 4/3), captured too
+  const auto low2 = thrust::make_transform_iterator(in.begin(), low_bits{});
+  thrust::device_vector<std::uint32_t> ru(static_cast<std::size_t>(n));
+  thrust::device_vector<int> rc(static_cast<std::size_t>(n));
+  thrust::device_vector<long long> rn(1, -1);
+  algo::run_length_encode_into(p, low2, low2 + n, ru.begin(), rc.begin(), rn.data());
+  std::vector<std::uint32_t> wu;
+  std::vector<std::int64_t> wc;
+  {
+    std::vector<std::uint32_t> l(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) l[i] = low_bits{}(h[i]);
+    ref_runs(l, wu, wc);
+  }
   bool refused = false;
   try {
     algo::copy_if(p, in.begin(), in.end(), out.begin(), keep_pct{50});
@@ -436,6 +552,12 @@ void check_graph(const Policy& policy) {
     REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
     REQUIRE(c[0] == want);
     REQUIRE(c[1] == want);
+    REQUIRE(rn[0] == static_cast<long long>(wu.size()));
+    require_same(host(ru, wu.size()), wu, "run_length_encode_into under a graph: unique");
+    const auto hc = host(rc, wu.size());
+    require_same(std::vector<std::int64_t>(hc.begin(), hc.end()), wc, "run_length_encode_into under a graph: counts");
+    thrust::fill(rn.begin(), rn.end(), -1LL);
+    thrust::fill(rc.begin(), rc.end(), 0);
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
@@ -486,6 +608,17 @@ void check_large(const Policy& policy) {
   thrust::transform(thrust::device, thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(n),
                     in.begin(), [] __device__(std::int64_t i) { return static_cast<std::uint8_t>((i / 3) % 251); });
   REQUIRE(algo::unique_count(policy, in.begin(), in.end()) == want);
+  {
+    // run_length_encode past 2^31 elements (64-bit counts and indices through the look-back)
+    thrust::device_vector<std::uint8_t> u(static_cast<std::size_t>(want));
+    thrust::device_vector<int> rc(static_cast<std::size_t>(want));
+    REQUIRE(algo::run_length_encode(policy, in.begin(), in.end(), u.begin(), rc.begin()) == want);
+    REQUIRE(rc[0] == 3);
+    REQUIRE(rc[want / 2] == 3);
+    REQUIRE(rc[want - 1] == static_cast<int>(n - 3 * (want - 1)));
+    REQUIRE(u[want - 1] == static_cast<std::uint8_t>((want - 1) % 251));
+    REQUIRE(thrust::count(thrust::device, rc.begin(), rc.end(), 3) == want - 1);
+  }
   idx.clear();
   idx.shrink_to_fit();
   thrust::device_vector<std::uint8_t> u(static_cast<std::size_t>(want));

@@ -18,6 +18,10 @@ TEST_CASE("cub partition_copy, stable_partition_copy, partition, stable_partitio
 TEST_CASE("cub unique_copy, unique_count, unique_by_key, run_length_encode", "[cub][select][unique]") {
   sel_test::check_unique(algo::cub);
 }
+TEST_CASE("cub run_length_encode (runs across tiles, in place, converted counts) and the *_into forms",
+          "[cub][select][runs]") {
+  sel_test::check_runs(algo::cub);
+}
 TEST_CASE("cub selection: 16-byte struct, fancy iterators, stateful predicate", "[cub][select][fancy]") {
   sel_test::check_fancy(algo::cub);
 }

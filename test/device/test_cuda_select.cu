@@ -18,6 +18,10 @@ TEST_CASE("cuda partition_copy, stable_partition_copy, partition, stable_partiti
 TEST_CASE("cuda unique_copy, unique_count, unique_by_key, run_length_encode", "[cuda][select][unique]") {
   sel_test::check_unique(algo::cuda);
 }
+TEST_CASE("cuda run_length_encode (runs across tiles, in place, converted counts) and the *_into forms",
+          "[cuda][select][runs]") {
+  sel_test::check_runs(algo::cuda);
+}
 TEST_CASE("cuda selection: 16-byte struct, fancy iterators, stateful predicate", "[cuda][select][fancy]") {
   sel_test::check_fancy(algo::cuda);
 }

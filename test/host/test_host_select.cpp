@@ -256,6 +256,41 @@ TEST_CASE("host unique with a custom equality, unique_by_key, run_length_encode"
               static_cast<std::int64_t>(wk.size()));
       require_equal(ru, wk, nullptr, "run_length_encode: unique");
       require_equal(rc, wc, nullptr, "run_length_encode: counts");
+      // the *_into forms: the same outputs, the count written where the caller says
+      long long c = -1;
+      std::fill(ru.begin(), ru.end(), 0u);
+      std::fill(rc.begin(), rc.end(), 0);
+      algo::run_length_encode_into(policy, keys.begin(), keys.end(), ru.begin(), rc.begin(), &c);
+      REQUIRE(c == static_cast<long long>(wk.size()));
+      require_equal(ru, wk, nullptr, "run_length_encode_into: unique");
+      require_equal(rc, wc, nullptr, "run_length_encode_into: counts");
+      c = -1;
+      std::fill(ko.begin(), ko.end(), 0u);
+      std::fill(vo.begin(), vo.end(), 0u);
+      algo::unique_by_key_copy_into(policy, keys.begin(), keys.end(), vals.begin(), ko.begin(), vo.begin(), &c);
+      REQUIRE(c == static_cast<long long>(wk.size()));
+      require_equal(ko, wk, nullptr, "unique_by_key_copy_into: keys");
+      require_equal(vo, wv, nullptr, "unique_by_key_copy_into: values");
+      c = -1;
+      std::fill(uo.begin(), uo.end(), 0u);
+      algo::unique_copy_into(policy, keys.begin(), keys.end(), uo.begin(), &c, mod10);
+      REQUIRE(c == static_cast<long long>(wu.size()));
+      require_equal(uo, wu, nullptr, "unique_copy_into (modulo 10)");
+      const keep_pct keep{50};
+      const auto want = ref_partition(keys, keep);
+      std::vector<std::uint32_t> t(want.first.size()), f(want.second.size());
+      c = -1;
+      algo::partition_copy_into(policy, keys.begin(), keys.end(), t.begin(), f.begin(), &c, keep);
+      REQUIRE(c == static_cast<long long>(want.first.size()));
+      require_equal(t, want.first, nullptr, "partition_copy_into: true part");
+      require_equal(f, want.second, nullptr, "partition_copy_into: false part");
+      // in place: the first value of each run over the input itself
+      auto k3 = keys;
+      REQUIRE(algo::run_length_encode(policy, k3.begin(), k3.end(), k3.begin(), rc.begin()) ==
+              static_cast<std::int64_t>(wk.size()));
+      require_equal(std::vector<std::uint32_t>(k3.begin(), k3.begin() + static_cast<std::ptrdiff_t>(wk.size())), wk,
+                    nullptr, "run_length_encode in place: unique");
+      require_equal(rc, wc, nullptr, "run_length_encode in place: counts");
     }
   });
 }

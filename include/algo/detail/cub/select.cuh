@@ -144,12 +144,12 @@ void cub_select(const char* name, const cub_policy& p, const Sel& sel, InIt firs
 template <class Sel, class InIt, class OutT, class OutF, class CountIt>
 void device_select_into(const char* name, const cub_policy& p, const Sel& sel, InIt first, std::int64_t n, OutT out_true,
                         OutF out_false, CountIt count_out, bool in_place) {
-  cuda::temporary_buffer count(p, 2 * sizeof(long long));  // DevicePartition::If writes two counts
   if (n == 0) {
     cuda::write_value_kernel<<<1, 1, 0, p.stream>>>(cuda::unwrap(count_out), 0LL);
     cuda::check_launch(name, "write_value_kernel");
     return;
   }
+  cuda::temporary_buffer count(p, 2 * sizeof(long long));  // DevicePartition::If writes two counts
   cub_select(name, p, sel, first, n, out_true, out_false, count.as<long long>(), in_place);
   cub_detail::copy_count_kernel<<<1, 1, 0, p.stream>>>(cuda::unwrap(count_out), count.as<long long>());
   cuda::check_launch(name, "copy_count_kernel");
@@ -163,10 +163,18 @@ std::int64_t device_select(const char* name, const cub_policy& p, const Sel& sel
   return cuda::copy_to_host(name, count.as<long long>(), p.stream);
 }
 
-/// unique_by_key(_copy) on CUB: DeviceSelect::UniqueByKey (in place: from copies of the keys and values).
-template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
-std::int64_t unique_by_key_backend(const char* name, const cub_policy& p, KeyIt kf, ValIt vf, std::int64_t n,
-                                   KeyOut kout, ValOut vout, Eq eq, bool in_place) {
+/// *count_out = *src on the stream.
+template <class CountIt>
+void copy_count(const char* name, const cub_policy& p, CountIt count_out, const long long* src) {
+  cub_detail::copy_count_kernel<<<1, 1, 0, p.stream>>>(cuda::unwrap(count_out), src);
+  cuda::check_launch(name, "copy_count_kernel");
+}
+
+/// unique_by_key(_copy) on CUB: DeviceSelect::UniqueByKey (in place: from copies of the keys and
+/// values), the number of runs to *count_out on the stream.
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class CountIt>
+void unique_by_key_backend(const char* name, const cub_policy& p, KeyIt kf, ValIt vf, std::int64_t n, KeyOut kout,
+                           ValOut vout, Eq eq, bool in_place, CountIt count_out) {
   if (in_place) {
     using K = iter_value_t<KeyIt>;
     using V = iter_value_t<ValIt>;
@@ -174,7 +182,8 @@ std::int64_t unique_by_key_backend(const char* name, const cub_policy& p, KeyIt 
     cuda::temporary_buffer values(p, static_cast<std::size_t>(n) * sizeof(V));
     device_detail::copy(name, p.stream, cuda::unwrap(kf), keys.as<K>(), n);
     device_detail::copy(name, p.stream, cuda::unwrap(vf), values.as<V>(), n);
-    return unique_by_key_backend(name, p, keys.as<K>(), values.as<V>(), n, kout, vout, eq, false);
+    unique_by_key_backend(name, p, keys.as<K>(), values.as<V>(), n, kout, vout, eq, false, count_out);
+    return;
   }
   auto k = cuda::unwrap(kf);
   auto v = cuda::unwrap(vf);
@@ -185,18 +194,37 @@ std::int64_t unique_by_key_backend(const char* name, const cub_policy& p, KeyIt 
   cub_backend::run_with_temporaries(name, "cub::DeviceSelect::UniqueByKey", p, [&](void* tmp, std::size_t& bytes) {
     return ::cub::DeviceSelect::UniqueByKey(tmp, bytes, k, v, ko, vo, runs.as<long long>(), n, ceq, p.stream);
   });
-  return cuda::copy_to_host(name, runs.as<long long>(), p.stream);
+  copy_count(name, p, count_out, runs.as<long long>());
 }
 
-/// run_length_encode on CUB: DeviceRunLengthEncode::Encode (plain ==, int count).
-template <class It, class Ones, class UniqueOut, class CountOut, class Eq>
-std::int64_t run_length_encode_backend(const cub_policy& p, It first, Ones ones, std::int64_t n, UniqueOut unique_out,
-                                       CountOut counts_out, Eq eq) {
+/// run_length_encode on CUB: DeviceRunLengthEncode::Encode (plain ==, int count), the number of
+/// runs to *runs_out on the stream; otherwise (another equality, more than INT_MAX elements)
+/// reduce_by_key counting each run, whose count comes back to the host first (a synchronization).
+template <class It, class UniqueOut, class CountOut, class Eq, class RunsIt>
+void run_length_encode_backend(const char* name, const cub_policy& p, It first, std::int64_t n, UniqueOut unique_out,
+                               CountOut counts_out, Eq eq, bool in_place, RunsIt runs_out) {
+  using C = run_count_t<CountOut>;
+  const auto by_key = [&] {
+    const seg::indexed_iterator<one_of<C>> ones(one_of<C>{}, 0);
+    const long long runs = detail::reduce_by_key(p, first, ones, n, unique_out, counts_out, eq, plus<>{});
+    cuda::write_value_kernel<<<1, 1, 0, p.stream>>>(cuda::unwrap(runs_out), runs);
+    cuda::check_launch(name, "write_value_kernel");
+  };
   if constexpr (!cub_backend::is_plain_equal_v<Eq, iter_value_t<It>>) {
-    return detail::reduce_by_key(p, first, ones, n, unique_out, counts_out, eq, plus<>{});
+    (void)in_place;
+    by_key();
   } else {
-    if (n > INT_MAX) return detail::reduce_by_key(p, first, ones, n, unique_out, counts_out, eq, plus<>{});
-    const char* name = "run_length_encode";
+    if (n > INT_MAX) {
+      by_key();
+      return;
+    }
+    if (in_place) {  // Encode reads what it writes: from a copy
+      using V = iter_value_t<It>;
+      cuda::temporary_buffer copy(p, static_cast<std::size_t>(n) * sizeof(V));
+      device_detail::copy(name, p.stream, cuda::unwrap(first), copy.as<V>(), n);
+      run_length_encode_backend(name, p, copy.as<V>(), n, unique_out, counts_out, eq, false, runs_out);
+      return;
+    }
     auto in = cuda::unwrap(first);
     auto uo = cuda::unwrap(unique_out);
     auto co = cuda::unwrap(counts_out);
@@ -205,7 +233,7 @@ std::int64_t run_length_encode_backend(const cub_policy& p, It first, Ones ones,
       return ::cub::DeviceRunLengthEncode::Encode(tmp, bytes, in, uo, co, runs.as<long long>(), static_cast<int>(n),
                                                   p.stream);
     });
-    return cuda::copy_to_host(name, runs.as<long long>(), p.stream);
+    copy_count(name, p, runs_out, runs.as<long long>());
   }
 }
 

@@ -3,6 +3,8 @@
 //   device_select        the single-pass look-back kernel (select/select_lookback.cuh) with the
 //                        count in a temporary, read back to the host (synchronizes the stream);
 //   device_select_into   the same kernel, the count written to the caller's location on the stream;
+//   run_length_encode_backend  the selection of run heads in one pass, each head writing the
+//                        length of the run before it (select/run_length_lookback.cuh);
 //   unique_by_key_backend  unique_by_key(_copy): the same kernel over (key, value) pairs (a zip of the
 //                        keys and values in, of both outputs out), heads compared on the keys; in
 //                        place too (each element is compared with its predecessor as the unique
@@ -32,6 +34,7 @@
 #include "../select/common.hpp"
 #include "runtime.cuh"
 #include "scan/scan_tile.cuh"
+#include "select/run_length_lookback.cuh"
 #include "select/select_lookback.cuh"
 
 namespace algo::detail::select {
@@ -102,12 +105,32 @@ struct key_equal {
   ALGO_HD bool operator()(const A& a, const B& b) const { return static_cast<bool>(eq(thrust::get<0>(a), thrust::get<0>(b))); }
 };
 
-template <class... S, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq>
-std::int64_t unique_by_key_backend(const char* name, const cuda_policy<S...>& policy, KeyIt kf, ValIt vf, std::int64_t n,
-                                   KeyOut kout, ValOut vout, Eq eq, bool in_place) {
+template <class... S, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class CountIt>
+void unique_by_key_backend(const char* name, const cuda_policy<S...>& policy, KeyIt kf, ValIt vf, std::int64_t n,
+                           KeyOut kout, ValOut vout, Eq eq, bool in_place, CountIt count_out) {
   const auto in = thrust::make_zip_iterator(cuda::unwrap(kf), cuda::unwrap(vf));
   const auto out = thrust::make_zip_iterator(cuda::unwrap(kout), cuda::unwrap(vout));
-  return device_select(name, policy, heads<key_equal<Eq>>{key_equal<Eq>{eq}}, in, n, out, no_output{}, in_place);
+  device_select_into(name, policy, heads<key_equal<Eq>>{key_equal<Eq>{eq}}, in, n, out, no_output{}, count_out, in_place);
+}
+
+/// run_length_encode: the single pass of cuda/select/run_length_lookback.cuh, the number of runs to
+/// *runs_out on the stream. n >= 1.
+template <class... S, class It, class UniqueOut, class CountOut, class Eq, class RunsIt>
+void run_length_encode_backend(const char* name, const cuda_policy<S...>& policy, It first, std::int64_t n,
+                               UniqueOut unique_out, CountOut counts_out, Eq eq, bool in_place, RunsIt runs_out) {
+  using Policy = cuda_policy<S...>;
+  auto in = cuda::unwrap(first);
+  auto uo = cuda::unwrap(unique_out);
+  auto co = cuda::unwrap(counts_out);
+  auto ro = cuda::unwrap(runs_out);
+  const auto run = [&](auto offset) {
+    using Offset = decltype(offset);
+    const cuda::rle_problem<decltype(in), heads<Eq>, decltype(uo), decltype(co), run_count_t<CountOut>, decltype(ro)> p{
+        in, heads<Eq>{eq}, n, uo, co, ro, in_place, name};
+    cuda::run_rle<Offset, typename Policy::warp_phase, typename Policy::block_scan>(policy, p);
+  };
+  if (n <= INT_MAX) run(0);
+  else run(0LL);
 }
 
 namespace device_detail {

@@ -140,4 +140,10 @@ struct one_of {
   ALGO_HD C operator()(std::int64_t) const { return C(1); }
 };
 
+/// The type run lengths are counted in and written as: counts_out's value type when it is a number
+/// (a discard or other proxy output: int64).
+template <class CountOut>
+using run_count_t = std::conditional_t<std::is_arithmetic<iter_value_t<CountOut>>::value, iter_value_t<CountOut>,
+                                       std::int64_t>;
+
 }  // namespace algo::detail::select

@@ -86,16 +86,7 @@ __global__ void __launch_bounds__(K::threads) select_lookback_kernel(Problem p, 
   const int lane = lane_index();
 
   // ---- ticket ----------------------------------------------------------------------------------------
-  int tile = 0;
-  if (num_tiles > 1) {
-    if (threadIdx.x == 0) {
-      const int t = state.take();
-      if (t == num_tiles - 1) state.reset();  // the last ticket: every block has drawn its own
-      s.ticket = t;
-    }
-    __syncthreads();
-    tile = s.ticket;
-  }
+  const int tile = select_tile::ticket(state, num_tiles, s.ticket);
 
   // ---- load, flag ------------------------------------------------------------------------------------
   const std::int64_t w0 = static_cast<std::int64_t>(tile) * K::tile_items + static_cast<std::int64_t>(warp) * 32 * items;

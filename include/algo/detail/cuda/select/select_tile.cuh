@@ -36,6 +36,22 @@ __device__ __forceinline__ unsigned lanes_below() {
   return m;
 }
 
+// ---- ticket -------------------------------------------------------------------------------------
+/// The block's tile (every thread): thread 0 draws it from the tile state's counter, so tiles
+/// start in index order and a tile only waits on tiles already running; whoever draws the last
+/// ticket resets the counter (every block has drawn its own by then). One tile: no state at all.
+template <class State>
+__device__ __forceinline__ int ticket(State& state, int num_tiles, int& shared_ticket) {
+  if (num_tiles <= 1) return 0;
+  if (threadIdx.x == 0) {
+    const int t = state.take();
+    if (t == num_tiles - 1) state.reset();
+    shared_ticket = t;
+  }
+  __syncthreads();
+  return shared_ticket;
+}
+
 // ---- load ---------------------------------------------------------------------------------------
 /// x[j] = in[w0 + j * 32 + lane] for the items below `valid` (the warp's elements that exist).
 template <int Items, class V, class InIt>
@@ -120,6 +136,20 @@ __device__ __forceinline__ int warp_count(unsigned bits) {
 #pragma unroll
   for (int j = 0; j < Items; ++j) c += __popc(__ballot_sync(full_warp_mask, (bits >> j) & 1u));
   return c;
+#endif
+}
+
+/// The largest of the lanes' values (every lane).
+__device__ __forceinline__ unsigned warp_max(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(full_warp_mask, v);
+#else
+#  pragma unroll
+  for (int d = 16; d > 0; d >>= 1) {
+    const unsigned o = __shfl_xor_sync(full_warp_mask, v, d);
+    v = o > v ? o : v;
+  }
+  return v;
 #endif
 }
 
