@@ -102,17 +102,20 @@ __device__ __forceinline__ unsigned flags(const heads<Eq>& sel, const InIt& in, 
   const int lane = lane_index();
   unsigned bits = 0;
   if constexpr (std::is_trivially_copyable<V>::value) {
-    // lane 0's predecessor: for row 0 the element before the warp (read once; nothing comes before
-    // element 0), for row j the last lane's item of row j - 1
-    V carry = x[0];
-    if (lane == 0 && w0 > 0 && valid > 0) carry = in[w0 - 1];
+    // one rotation per row: lane l receives lane l - 1's item (lane 0: lane 31's), which is the
+    // predecessor of every lane but 0; lane 0's is lane 31's item of the row before, which it
+    // received in the previous rotation (row 0: the element before the warp, read once; nothing
+    // comes before element 0)
+    V before_row = x[0];
+    if (lane == 0 && w0 > 0 && valid > 0) before_row = in[w0 - 1];
+    const int from = (lane + 31) & 31;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      const V up = shfl_up(x[j], 1);
-      const V& prev = lane > 0 ? up : carry;
+      const V rot = shfl_idx(x[j], from);
+      const V& prev = lane > 0 ? rot : before_row;
       const std::int64_t i = w0 + j * 32 + lane;
       if (j * 32 + lane < valid && (i == 0 || !static_cast<bool>(sel.eq(prev, x[j])))) bits |= 1u << j;
-      if (j + 1 < Items) carry = shfl_idx(x[j], 31);
+      before_row = rot;
     }
   } else {
 #pragma unroll
