@@ -519,15 +519,11 @@ void check_graph(const Policy& policy) {
   cudaStream_t s;
   REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
   auto p = policy.on(s);
-  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  algo::copy_if_into(p, in.begin(), in.end(), out.begin(), c.data(), keep_pct{50});
-  algo::count_if_into(p, in.begin(), in.end(), c.data() + 1, keep_pct{50});
   // the run-length encoding of the values' low two bits (runs of mean about 4/3), captured too
   const auto low2 = thrust::make_transform_iterator(in.begin(), low_bits{});
   thrust::device_vector<std::uint32_t> ru(static_cast<std::size_t>(n));
   thrust::device_vector<int> rc(static_cast<std::size_t>(n));
   thrust::device_vector<long long> rn(1, -1);
-  algo::run_length_encode_into(p, low2, low2 + n, ru.begin(), rc.begin(), rn.data());
   std::vector<std::uint32_t> wu;
   std::vector<std::int64_t> wc;
   {
@@ -535,6 +531,10 @@ void check_graph(const Policy& policy) {
     for (std::size_t i = 0; i < h.size(); ++i) l[i] = low_bits{}(h[i]);
     ref_runs(l, wu, wc);
   }
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  algo::copy_if_into(p, in.begin(), in.end(), out.begin(), c.data(), keep_pct{50});
+  algo::count_if_into(p, in.begin(), in.end(), c.data() + 1, keep_pct{50});
+  algo::run_length_encode_into(p, low2, low2 + n, ru.begin(), rc.begin(), rn.data());
   bool refused = false;
   try {
     algo::copy_if(p, in.begin(), in.end(), out.begin(), keep_pct{50});

@@ -20,7 +20,8 @@
 //   scatter    per item row, a ballot of the head flags: a head's rank among the warp's heads (popc
 //              of the lanes below) and its previous head (the highest lane below it in the row, else
 //              the last head of the rows before, else the warp's carry): the value to unique_out[r],
-//              the previous run's length to counts_out[r - 1];
+//              the previous run's length to counts_out[r - 1]; staged in shared memory a few rows
+//              at a time and written 32 consecutive values per store, as the selection's;
 //   close      the last tile's last warp: the number of runs, and the last run's length.
 //
 // In place (unique_out over the input): as the selection (select_lookback.cuh), a tile writes only
@@ -85,8 +86,13 @@ struct rle_traits {
   static constexpr int warps = threads / 32;
   using block_scan_t = block_scan_for<Block, carry_t, threads, Phase>;
   using state_t = tile_state_for<carry_t, tuning::tile_state_spread>;
+  using count_t = typename Problem::count_t;
+  static constexpr int stage_rows = tuning::stage_rows;     // 0: written from the registers
+  static constexpr int stage_values = stage_rows * 32 + 1;  // per warp
   struct temp_storage {
     typename block_scan_t::temp_storage scan;
+    alignas(value_t) unsigned char values[stage_rows > 0 ? warps * stage_values * sizeof(value_t) : 1];
+    alignas(count_t) unsigned char counts[stage_rows > 0 ? warps * stage_values * sizeof(count_t) : 1];
     int ticket;
   };
   static std::int64_t tiles(std::int64_t n) { return (n + tile_items - 1) / tile_items; }
@@ -136,21 +142,55 @@ __global__ void __launch_bounds__(K::threads) rle_lookback_kernel(Problem p, typ
 
   // ---- scatter: values at their ranks, each previous run's length ----------------------------------------
   const unsigned below = select_tile::lanes_below();
-  Offset rank = before.runs;
+  Offset rank = before.runs;  // heads before the current row
   Offset prev = before.last;  // the last head before the current row
+  if constexpr (K::stage_rows > 0) {
+    // staged: K::stage_rows rows at a time, the heads' values and lengths compacted in shared
+    // memory, then written 32 consecutive at a time (counts shifted by one: a head writes the
+    // length of the run before it)
+    V* sv = reinterpret_cast<V*>(s.values) + warp * K::stage_values;
+    Count* sc = reinterpret_cast<Count*>(s.counts) + warp * K::stage_values;
 #pragma unroll
-  for (int j = 0; j < items; ++j) {
-    const unsigned row = __ballot_sync(full_warp_mask, (bits >> j) & 1u);
-    const std::int64_t row0 = w0 + j * 32;
-    if ((bits >> j) & 1u) {
-      const Offset r = rank + static_cast<Offset>(__popc(row & below));
-      const unsigned lower = row & below;
-      const Offset p_head = lower ? static_cast<Offset>(row0 + 31 - __clz(lower)) : prev;
-      p.unique_out[r] = x[j];
-      if (r > 0) p.counts_out[r - 1] = static_cast<Count>(static_cast<Offset>(row0 + lane) - p_head);
+    for (int c = 0; c < items; c += K::stage_rows) {
+      int kept = 0;
+#pragma unroll
+      for (int j = c; j < c + K::stage_rows && j < items; ++j) {
+        const unsigned row = __ballot_sync(full_warp_mask, (bits >> j) & 1u);
+        const std::int64_t row0 = w0 + j * 32;
+        if ((bits >> j) & 1u) {
+          const int q = kept + __popc(row & below);
+          const unsigned lower = row & below;
+          const Offset p_head = lower ? static_cast<Offset>(row0 + 31 - __clz(lower)) : prev;
+          sv[q] = x[j];
+          sc[q] = static_cast<Count>(static_cast<Offset>(row0 + lane) - p_head);
+        }
+        if (row) prev = static_cast<Offset>(row0 + 31 - __clz(row));
+        kept += __popc(row);
+      }
+      __syncwarp();
+      for (int k = lane; k < kept; k += 32) {
+        const Offset r = rank + static_cast<Offset>(k);
+        p.unique_out[r] = sv[k];
+        if (r > 0) p.counts_out[r - 1] = sc[k];
+      }
+      __syncwarp();
+      rank += static_cast<Offset>(kept);
     }
-    if (row) prev = static_cast<Offset>(row0 + 31 - __clz(row));
-    rank += static_cast<Offset>(__popc(row));
+  } else {
+#pragma unroll
+    for (int j = 0; j < items; ++j) {
+      const unsigned row = __ballot_sync(full_warp_mask, (bits >> j) & 1u);
+      const std::int64_t row0 = w0 + j * 32;
+      if ((bits >> j) & 1u) {
+        const Offset r = rank + static_cast<Offset>(__popc(row & below));
+        const unsigned lower = row & below;
+        const Offset p_head = lower ? static_cast<Offset>(row0 + 31 - __clz(lower)) : prev;
+        p.unique_out[r] = x[j];
+        if (r > 0) p.counts_out[r - 1] = static_cast<Count>(static_cast<Offset>(row0 + lane) - p_head);
+      }
+      if (row) prev = static_cast<Offset>(row0 + 31 - __clz(row));
+      rank += static_cast<Offset>(__popc(row));
+    }
   }
 
   // ---- close: the number of runs, the last run's length --------------------------------------------------

@@ -8,15 +8,35 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "../scan/scan_config.cuh"
 
 namespace algo::detail::cuda {
 
+// Tuning experiments (bench builds only): ALGO_SELECT_ITEMS / ALGO_SELECT_THREADS override the
+// items per thread (at most 32: one flag bit each) and the threads of every selection kernel.
+#ifndef ALGO_SELECT_ITEMS
+#  define ALGO_SELECT_ITEMS 0
+#endif
+#ifndef ALGO_SELECT_THREADS
+#  define ALGO_SELECT_THREADS 0
+#endif
+#ifndef ALGO_SELECT_STAGED  // 0: every store straight from the registers (select_tile::scatter)
+#  define ALGO_SELECT_STAGED 1
+#endif
+
 template <class V, class Base = scan_tuning_base>
 struct select_tuning : Base {
-  static constexpr int items = tuning_detail::base_items(sizeof(V));
-  static constexpr int threads = sizeof(V) <= 8 ? 256 : 128;
+  static constexpr int items = ALGO_SELECT_ITEMS > 0 ? ALGO_SELECT_ITEMS : tuning_detail::base_items(sizeof(V));
+  static constexpr int threads = ALGO_SELECT_THREADS > 0 ? ALGO_SELECT_THREADS : sizeof(V) <= 8 ? 256 : 128;
+  static_assert(items >= 1 && items <= 32, "select_tuning: one flag bit per item, 32 at most");
+  /// Item rows staged in shared memory at a time before the selected values are written
+  /// (select_tile::scatter_staged; 0: no staging). Values that are not trivially copyable are
+  /// never staged (shared memory holds no constructed objects).
+  static constexpr int stage_rows = !ALGO_SELECT_STAGED || !std::is_trivially_copyable<V>::value ? 0
+                                    : items < 8                                                 ? items
+                                                                                                : 8;
   static constexpr int tile_items = threads * items;
   /// One window of 32 predecessors per poll (the scans' default, scan_tuning::windows).
   static constexpr int windows = Base::lookback_windows > 0 ? Base::lookback_windows : 1;

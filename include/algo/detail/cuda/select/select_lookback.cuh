@@ -9,7 +9,10 @@
 //              in its spine, warp 0 hands the tile's count to the look-back (scan/decoupled_lookback.cuh,
 //              the scans' own look_back over lookback/tile_state.cuh), which publishes it and
 //              returns the number selected in every earlier tile;
-//   scatter    each warp writes its selected items from its offset (select_tile.cuh);
+//   scatter    each warp writes its selected items from its offset (select_tile.cuh): staged in
+//              shared memory a few item rows at a time and written 32 consecutive values per
+//              store (select_tile::scatter_staged), or, for partition_copy and values that are
+//              not trivially copyable, row by row from the registers (select_tile::scatter);
 //   count      the last tile's last warp writes the total to the count output.
 //
 // In place (the output is the input, or may overlap it): a tile writes only positions below its
@@ -29,6 +32,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "../../../error.hpp"
 #include "../../../functional.hpp"
@@ -68,8 +72,13 @@ struct select_traits {
   static constexpr int warps = threads / 32;
   using block_scan_t = block_scan_for<Block, Offset, threads, Phase>;
   using state_t = tile_state_for<Offset, tuning::tile_state_spread>;
+  /// Staging of the selected values (no out_false: copy_if, unique, unique_by_key, ...).
+  static constexpr int stage_rows =
+      select::has_output_v<std::remove_const_t<decltype(std::declval<Problem>().out_false)>> ? 0 : tuning::stage_rows;
+  static constexpr int stage_values = stage_rows > 0 ? stage_rows * 32 : 1;  // per warp
   struct temp_storage {
     typename block_scan_t::temp_storage scan;
+    alignas(value_t) unsigned char stage[stage_rows > 0 ? warps * stage_values * sizeof(value_t) : 1];
     int ticket;
   };
   static std::int64_t tiles(std::int64_t n) { return (n + tile_items - 1) / tile_items; }
@@ -110,7 +119,12 @@ __global__ void __launch_bounds__(K::threads) select_lookback_kernel(Problem p, 
   warp_offset = shfl_idx(warp_offset, 0);  // lane 0's: the number selected before the warp
 
   // ---- scatter, count -----------------------------------------------------------------------------------
-  select_tile::scatter<items>(bits, warp_offset, w0, valid, x, p.out_true, p.out_false);
+  if constexpr (K::stage_rows > 0) {
+    V* stage = reinterpret_cast<V*>(s.stage) + warp * K::stage_values;
+    select_tile::scatter_staged<items, K::stage_rows>(bits, warp_offset, x, p.out_true, stage);
+  } else {
+    select_tile::scatter<items>(bits, warp_offset, w0, valid, x, p.out_true, p.out_false);
+  }
   if (tile == num_tiles - 1 && warp == K::warps - 1 && lane == 0) *p.count = warp_offset + count;
 }
 

@@ -180,4 +180,29 @@ __device__ __forceinline__ void scatter(unsigned bits, Offset offset, std::int64
   }
 }
 
+/// scatter without an out_false, through the warp's staging area in shared memory: Rows item rows
+/// at a time, their selected items compacted into `stage` (Rows x 32 values), then written 32
+/// consecutive values per store instruction (full 128-byte lines where scatter's stores, one per
+/// item row, cover only the selected lanes of each row: at 25 % kept, a quarter line each).
+template <int Items, int Rows, class Offset, class V, class OutT>
+__device__ __forceinline__ void scatter_staged(unsigned bits, Offset offset, const V (&x)[Items], const OutT& out_true,
+                                               V* stage) {
+  const int lane = lane_index();
+  const unsigned below = lanes_below();
+#pragma unroll
+  for (int c = 0; c < Items; c += Rows) {
+    int kept = 0;  // selected in these rows so far (the same in every lane)
+#pragma unroll
+    for (int j = c; j < c + Rows && j < Items; ++j) {
+      const unsigned row = __ballot_sync(full_warp_mask, (bits >> j) & 1u);
+      if ((bits >> j) & 1u) stage[kept + __popc(row & below)] = x[j];
+      kept += __popc(row);
+    }
+    __syncwarp();
+    for (int k = lane; k < kept; k += 32) out_true[offset + static_cast<Offset>(k)] = stage[k];
+    __syncwarp();
+    offset += static_cast<Offset>(kept);
+  }
+}
+
 }  // namespace algo::detail::cuda::select_tile
