@@ -26,7 +26,7 @@ TEST_CASE("cub selection: 16-byte struct, fancy iterators, stateful predicate", 
   sel_test::check_fancy(algo::cub);
 }
 TEST_CASE("cub copy_if of a type that is not trivially copyable", "[cub][select][types]") {
-  sel_test::check_non_trivial(algo::cub);
+  sel_test::check_non_trivial(algo::cub, 10);
 }
 TEST_CASE("cub selection under graph capture", "[cub][select][graph]") { sel_test::check_graph(algo::cub); }
 TEST_CASE("cub selection: bad input raises algo::error", "[cub][select][errors]") { sel_test::check_errors(algo::cub); }

@@ -26,7 +26,7 @@ TEST_CASE("cuda selection: 16-byte struct, fancy iterators, stateful predicate",
   sel_test::check_fancy(algo::cuda);
 }
 TEST_CASE("cuda copy_if of a type that is not trivially copyable", "[cuda][select][types]") {
-  sel_test::check_non_trivial(algo::cuda);
+  sel_test::check_non_trivial(algo::cuda, 1 << 20);
 }
 TEST_CASE("cuda copy_if with the Kogge-Stone block scan and shared-memory warp scans", "[cuda][select][variants]") {
   sel_test::check_variant(algo::cuda.with(algo::block_scan::kogge_stone).with(algo::warp_phase::smem));

@@ -87,7 +87,7 @@ struct rle_traits {
   using block_scan_t = block_scan_for<Block, carry_t, threads, Phase>;
   using state_t = tile_state_for<carry_t, tuning::tile_state_spread>;
   using count_t = typename Problem::count_t;
-  static constexpr int stage_rows = tuning::stage_rows;     // 0: written from the registers
+  static constexpr int stage_rows = tuning::stage_runs ? tuning::stage_rows : 0;  // 0: from the registers
   static constexpr int stage_values = stage_rows * 32 + 1;  // per warp
   struct temp_storage {
     typename block_scan_t::temp_storage scan;

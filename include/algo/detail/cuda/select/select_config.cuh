@@ -22,8 +22,12 @@ namespace algo::detail::cuda {
 #ifndef ALGO_SELECT_THREADS
 #  define ALGO_SELECT_THREADS 0
 #endif
-#ifndef ALGO_SELECT_STAGED  // 0: every store straight from the registers (select_tile::scatter)
-#  define ALGO_SELECT_STAGED 1
+// ALGO_SELECT_STAGED: 1 stages every kernel's stores in shared memory, 0 none, -1 (default) only
+// run_length_encode's (measured, H100, 2^26 and 2^28 i32: staging cost copy_if 3-4 % at 1, 50 and
+// 99 % kept and the 16-byte struct 3 %, left unique within 1.5 %, and gained run_length_encode,
+// whose heads write a value and a length each, 1.5-2 %; bench/notes/select.md)
+#ifndef ALGO_SELECT_STAGED
+#  define ALGO_SELECT_STAGED -1
 #endif
 
 template <class V, class Base = scan_tuning_base>
@@ -32,11 +36,13 @@ struct select_tuning : Base {
   static constexpr int threads = ALGO_SELECT_THREADS > 0 ? ALGO_SELECT_THREADS : sizeof(V) <= 8 ? 256 : 128;
   static_assert(items >= 1 && items <= 32, "select_tuning: one flag bit per item, 32 at most");
   /// Item rows staged in shared memory at a time before the selected values are written
-  /// (select_tile::scatter_staged; 0: no staging). Values that are not trivially copyable are
-  /// never staged (shared memory holds no constructed objects).
-  static constexpr int stage_rows = !ALGO_SELECT_STAGED || !std::is_trivially_copyable<V>::value ? 0
-                                    : items < 8                                                 ? items
-                                                                                                : 8;
+  /// (select_tile::scatter_staged; 0: never). Values that are not trivially copyable are never
+  /// staged (shared memory holds no constructed objects).
+  static constexpr int stage_rows = !std::is_trivially_copyable<V>::value ? 0 : items < 8 ? items : 8;
+  /// Whether the selection kernel (select_lookback.cuh) and the run-length kernel
+  /// (run_length_lookback.cuh) stage their stores.
+  static constexpr bool stage_selection = ALGO_SELECT_STAGED == 1;
+  static constexpr bool stage_runs = ALGO_SELECT_STAGED != 0;
   static constexpr int tile_items = threads * items;
   /// One window of 32 predecessors per poll (the scans' default, scan_tuning::windows).
   static constexpr int windows = Base::lookback_windows > 0 ? Base::lookback_windows : 1;

@@ -9,10 +9,9 @@
 //              in its spine, warp 0 hands the tile's count to the look-back (scan/decoupled_lookback.cuh,
 //              the scans' own look_back over lookback/tile_state.cuh), which publishes it and
 //              returns the number selected in every earlier tile;
-//   scatter    each warp writes its selected items from its offset (select_tile.cuh): staged in
-//              shared memory a few item rows at a time and written 32 consecutive values per
-//              store (select_tile::scatter_staged), or, for partition_copy and values that are
-//              not trivially copyable, row by row from the registers (select_tile::scatter);
+//   scatter    each warp writes its selected items from its offset (select_tile.cuh), row by row
+//              from the registers (select_tile::scatter); staging them in shared memory first
+//              (select_tile::scatter_staged, ALGO_SELECT_STAGED=1) measured slower (select_config.cuh);
 //   count      the last tile's last warp writes the total to the count output.
 //
 // In place (the output is the input, or may overlap it): a tile writes only positions below its
@@ -74,7 +73,9 @@ struct select_traits {
   using state_t = tile_state_for<Offset, tuning::tile_state_spread>;
   /// Staging of the selected values (no out_false: copy_if, unique, unique_by_key, ...).
   static constexpr int stage_rows =
-      select::has_output_v<std::remove_const_t<decltype(std::declval<Problem>().out_false)>> ? 0 : tuning::stage_rows;
+      select::has_output_v<std::remove_const_t<decltype(std::declval<Problem>().out_false)>> || !tuning::stage_selection
+          ? 0
+          : tuning::stage_rows;
   static constexpr int stage_values = stage_rows > 0 ? stage_rows * 32 : 1;  // per warp
   struct temp_storage {
     typename block_scan_t::temp_storage scan;
