@@ -285,7 +285,10 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
+  int pageable = 0;
+  cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0);
+  std::printf("device: %s, %d SMs, L2 %d MB, pageable memory access %d\n", prop.name, prop.multiProcessorCount,
+              prop.l2CacheSize >> 20, pageable);
   bench::report rep(opt);
   ctx c{opt, rep};
   run(c);
