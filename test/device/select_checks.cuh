@@ -285,6 +285,14 @@ void check_unique(const Policy& policy) {
     const auto runs = static_cast<std::size_t>(e1 - uo.begin());
     require_same(host(uo, runs), host(ur, runs), "unique_copy vs thrust");
     REQUIRE(algo::unique_count(policy, k.begin(), k.end()) == static_cast<std::int64_t>(runs));
+    if (n > 1) {
+      // from the second element: a pointer off 16-byte alignment (algo::cuda's 4-byte loads then)
+      const auto f1 = algo::unique_copy(policy, k.data().get() + 1, k.data().get() + n, uo.data().get());
+      const auto f2 = thrust::unique_copy(thrust::device, k.begin() + 1, k.end(), ur.begin());
+      REQUIRE(f1 - uo.data().get() == f2 - ur.begin());
+      require_same(host(uo, static_cast<std::size_t>(f2 - ur.begin())), host(ur, static_cast<std::size_t>(f2 - ur.begin())),
+                   "unique_copy from an unaligned pointer vs thrust");
+    }
     // equal modulo 10, each element against its predecessor in the input (as thrust::device)
     const auto e3 = algo::unique_copy(policy, k.begin(), k.end(), uo.begin(), mod10_equal{});
     const auto e4 = thrust::unique_copy(thrust::device, k.begin(), k.end(), ur.begin(), mod10_equal{});

@@ -76,11 +76,13 @@ void device_select_into(const char* name, const cuda_policy<S...>& policy, const
   const auto d_sel = device_view(sel);
   auto ot = cuda::unwrap(out_true);
   auto of = device_output(out_false);
+  bool aligned = false;
+  if constexpr (std::is_pointer<decltype(in)>::value) aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const auto run = [&](auto offset) {
     using Offset = decltype(offset);
     const cuda::select_problem<decltype(in), std::remove_const_t<decltype(d_sel)>, decltype(ot), decltype(of),
                                decltype(c)>
-        p{in, d_sel, n, ot, of, c, in_place, name};
+        p{in, d_sel, n, ot, of, c, in_place, name, aligned};
     cuda::run_select<Offset, typename Policy::warp_phase, typename Policy::block_scan>(policy, p);
   };
   if (n <= INT_MAX) run(0);

@@ -26,6 +26,11 @@ namespace algo::detail::cuda {
 // run_length_encode's (measured, H100, 2^26 and 2^28 i32: staging cost copy_if 3-4 % at 1, 50 and
 // 99 % kept and the 16-byte struct 3 %, left unique within 1.5 %, and gained run_length_encode,
 // whose heads write a value and a length each, 1.5-2 %; bench/notes/select.md)
+// ALGO_SELECT_VECTOR=0: whole warps read 4-byte values with 4-byte loads too (select_tile's striped
+// layout) instead of 16-byte ones (its vector layout).
+#ifndef ALGO_SELECT_VECTOR
+#  define ALGO_SELECT_VECTOR 1
+#endif
 #ifndef ALGO_SELECT_STAGED
 #  define ALGO_SELECT_STAGED -1
 #endif
@@ -43,6 +48,11 @@ struct select_tuning : Base {
   /// (run_length_lookback.cuh) stage their stores.
   static constexpr bool stage_selection = ALGO_SELECT_STAGED == 1;
   static constexpr bool stage_runs = ALGO_SELECT_STAGED != 0;
+  /// Whole warps of 4-byte values read through an aligned pointer in the vector layout
+  /// (select_tile::load_vec: 16-byte loads); by value and heads selectors (a stencil keeps the
+  /// striped layout).
+  static constexpr bool vector = ALGO_SELECT_VECTOR != 0 && sizeof(V) == 4 && items % 4 == 0 &&
+                                 std::is_trivially_copyable<V>::value;
   static constexpr int tile_items = threads * items;
   /// One window of 32 predecessors per poll (the scans' default, scan_tuning::windows).
   static constexpr int windows = Base::lookback_windows > 0 ? Base::lookback_windows : 1;

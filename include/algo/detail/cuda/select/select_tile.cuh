@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "../../select/common.hpp"
@@ -202,6 +203,109 @@ __device__ __forceinline__ void scatter_staged(unsigned bits, Offset offset, con
     for (int k = lane; k < kept; k += 32) out_true[offset + static_cast<Offset>(k)] = stage[k];
     __syncwarp();
     offset += static_cast<Offset>(kept);
+  }
+}
+
+// ---- the vector layout: full warps of 4-byte values read through a pointer ------------------------
+// Item 4 g + s of lane l is element w0 + 128 g + 4 l + s: each group of four items is one 16-byte
+// load (a warp's load instruction covers 512 consecutive bytes), where the striped layout above
+// takes four 4-byte loads for the same bytes. Only whole warps (valid == 32 x Items) of an input
+// whose first element is 16-byte aligned take it; a warp's rank arithmetic is its own, so the last,
+// partial warp of the input keeps the striped layout beside them. Used for heads (unique), where
+// the flags' shuffles were the cost; for selections that keep most items its stores are slower
+// (select_lookback.cuh has the numbers).
+template <int Items, class V>
+__device__ __forceinline__ void load_vec(const V* in, std::int64_t w0, V (&x)[Items]) {
+  static_assert(sizeof(V) == 4 && Items % 4 == 0, "load_vec: four 4-byte items a group");
+  struct alignas(16) quad {
+    V v[4];
+  };
+  const int lane = lane_index();
+#pragma unroll
+  for (int g = 0; g < Items / 4; ++g) {
+    const quad q = *reinterpret_cast<const quad*>(in + w0 + g * 128 + lane * 4);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) x[4 * g + k] = q.v[k];
+  }
+}
+
+template <int Items, class V, class InIt, class Pred, bool Negate>
+__device__ __forceinline__ unsigned flags_vec(const by_value<Pred, Negate>& sel, const InIt&, std::int64_t,
+                                              const V (&x)[Items]) {
+  unsigned bits = 0;
+#pragma unroll
+  for (int j = 0; j < Items; ++j)
+    if (sel.flag(x[j])) bits |= 1u << j;
+  return bits;
+}
+
+/// Heads: item 4 g's predecessor is lane l - 1's item 4 g + 3 (one rotation per group; lane 0:
+/// lane 31's item of the group before, or the element before the warp), the others' the item
+/// before them in the same lane.
+template <int Items, class V, class InIt, class Eq>
+__device__ __forceinline__ unsigned flags_vec(const heads<Eq>& sel, const InIt& in, std::int64_t w0,
+                                              const V (&x)[Items]) {
+  constexpr int G = Items / 4;
+  const int lane = lane_index();
+  const int from = (lane + 31) & 31;
+  // each group's first predecessor: lane l - 1's last item of the group; lane 0's, lane 31's last
+  // item of the group before (the element before the warp for group 0)
+  V rot[G];
+#pragma unroll
+  for (int g = 0; g < G; ++g) rot[g] = shfl_idx(x[4 * g + 3], from);
+  V before_warp = x[0];
+  if (lane == 0 && w0 > 0) before_warp = in[w0 - 1];
+  unsigned bits = 0;
+#pragma unroll
+  for (int g = 0; g < G; ++g) {
+    const V prev = lane > 0 ? rot[g] : g > 0 ? rot[g - 1] : before_warp;
+    unsigned f = static_cast<bool>(sel.eq(prev, x[4 * g])) ? 0u : 1u;
+#pragma unroll
+    for (int k = 1; k < 4; ++k) f |= (static_cast<bool>(sel.eq(x[4 * g + k - 1], x[4 * g + k])) ? 0u : 1u) << k;
+    bits |= f << (4 * g);
+  }
+  if (w0 == 0 && lane == 0) bits |= 1u;  // element 0: a head
+  return bits;
+}
+
+/// scatter for the vector layout: per group, a lane's selected items go to consecutive positions
+/// after those of the lanes below it (a warp scan of the lanes' counts); rejected ones (out_false) at
+/// their index - the number selected before them.
+template <int Items, class Offset, class V, class OutT, class OutF>
+__device__ __forceinline__ void scatter_vec(unsigned bits, Offset offset, std::int64_t w0, const V (&x)[Items],
+                                            const OutT& out_true, const OutF& out_false) {
+  const int lane = lane_index();
+#pragma unroll
+  for (int g = 0; g < Items / 4; ++g) {
+    const unsigned q = (bits >> (4 * g)) & 0xfu;
+    // an inclusive warp scan of the lanes' counts (its last lane's value: the group's total); the
+    // same from four ballots (one per item of the group, popc below the lane) makes ptxas of CUDA
+    // 13.0 fail ("Register allocation failed with register count of '7'") on unique's kernel
+    // with int counts
+    const int mine = __popc(q);
+    int incl = mine;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const int o = __shfl_up_sync(full_warp_mask, incl, d);
+      if (lane >= d) incl += o;
+    }
+    const int before = incl - mine;
+    const int total = __shfl_sync(full_warp_mask, incl, 31);
+    const Offset pos = offset + static_cast<Offset>(before);
+    int kept = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if ((q >> k) & 1u) {
+        out_true[pos + static_cast<Offset>(kept)] = x[4 * g + k];
+        ++kept;
+      } else {
+        if constexpr (has_output_v<OutF>) {
+          const std::int64_t e = w0 + g * 128 + lane * 4 + k;
+          out_false[e - static_cast<std::int64_t>(pos + static_cast<Offset>(kept))] = x[4 * g + k];
+        }
+      }
+    }
+    offset += static_cast<Offset>(total);
   }
 }
 
