@@ -4,7 +4,7 @@ README's headline table. Every figure written comes from the CSV: nothing is cop
 
     python3 bench/make_performance_page.py RUN.csv [MORE.csv ...] [options]
 
-RUN.csv is what `bench --csv` writes (bench/harness.cuh: device, commit, algorithm, type, n, impl,
+RUN.csv is what `bench --csv` (or `select_bench --csv`, the selection family) writes (bench/harness.cuh: device, commit, algorithm, type, n, impl,
 ms, GBps, baseline, speedup_vs_baseline). Several CSVs are accepted when they are parts of one run
 (e.g. `bench --only scan` and `--only reduce` at one commit); they must name one device and one
 commit, or the script stops (pass --device / --commit to state them when a CSV says "unknown").
@@ -41,6 +41,7 @@ FAMILIES = OrderedDict(
         ("transpose", ("Transpose", ["transpose"])),
         ("segmented", ("Keys and segments", ["segmented_reduce", "segmented_scan", "scan_by_key", "reduce_by_key"])),
         ("group_by", ("Group-by on unsorted keys", ["group_reduce"])),
+        ("select", ("Selection", ["copy_if", "partition_copy", "unique_copy", "unique_by_key_copy", "run_length_encode", "count_if"])),
         ("in_kernel", ("Inside your own kernels", ["row_scan", "row_sum"])),
     ]
 )
@@ -56,6 +57,7 @@ NOTES = {
     "transpose": "bench/notes/transpose.md",
     "segmented": "bench/notes/keys_segments.md",
     "group_by": "bench/notes/group_by.md",
+    "select": "bench/notes/select.md",
     "in_kernel": "bench/notes/in_kernel.md",
 }
 REFERENCE = re.compile(r"^(cub\b|cub$|cublas|thrust|algo::cub\b)")
@@ -140,7 +142,7 @@ class Group:
         self.baseline = rows[0]["baseline"]
         self.sizes = sorted({r["n"] for r in rows})
         self.ours = default_impl(alg, self.impls)
-        self.copy = next((i for i in self.impls if i.startswith("memcpy")), None)
+        self.copy = next((i for i in self.impls if i.startswith("memcpy") or i == "copy limit"), None)
         self.refs = [i for i in self.impls if REFERENCE.match(i) and i != self.ours]
         if alg in ("row_scan", "row_sum"):  # every in-kernel row is one of ours against CUB's kernels
             self.ours_all = [i for i in self.impls if i.startswith("algo::")]

@@ -9,5 +9,6 @@
 #include "memory_resource.hpp"
 #include "numeric.hpp"
 #include "segmented.hpp"
+#include "select.hpp"
 #include "transform_scan.hpp"
 #include "transpose.hpp"
