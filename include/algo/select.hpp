@@ -349,10 +349,17 @@ std::pair<KeyOut, ValOut> unique_by_key_entry(const char* name, const Policy& po
 template <class Policy, class It, class UniqueOut, class CountOut, class Eq, class RunsIt>
 void run_length_encode_backend(const char* name, const Policy& policy, It first, std::int64_t n, UniqueOut unique_out,
                                CountOut counts_out, Eq eq, bool inplace, RunsIt runs_out) {
-  (void)name, (void)inplace;
   using C = run_count_t<CountOut>;
   const seg::indexed_iterator<one_of<C>> ones(one_of<C>{}, 0);
-  *runs_out = detail::reduce_by_key(policy, first, ones, n, unique_out, counts_out, eq, plus<>{});
+  if (!inplace) {
+    *runs_out = detail::reduce_by_key(policy, first, ones, n, unique_out, counts_out, eq, plus<>{});
+    return;
+  }
+  // in place: reduce_by_key's run writer reads the keys again as it writes (algo::par's threads
+  // would read keys another thread has overwritten): from a copy, as unique_by_key
+  with_copy<iter_value_t<It>>(name, policy, first, n, [&](auto* keys) {
+    *runs_out = detail::reduce_by_key(policy, keys, ones, n, unique_out, counts_out, eq, plus<>{});
+  });
 }
 
 /// The encoding with its in-place cases: unique_out == first runs in place (each run's first value
