@@ -291,6 +291,13 @@ def headline_rows(fams):
             c = g.get(g.copy, n) if g.copy else None
             if o:
                 out.append((f"{g.alg} {g.typ}", size_label(n), o, g.baseline, c))
+    for g in fams.get("select", []):
+        if (g.alg, g.typ) in (("copy_if", "i32 50%"), ("unique_copy", "i32 runs of 4")) and g.ours:
+            n = g.sizes[-1]
+            o = g.get(g.ours, n)
+            c = g.get(g.copy, n) if g.copy else None
+            if o:
+                out.append((f"{g.alg} {g.typ}", size_label(n), o, g.baseline, c))
     for g in fams.get("transpose", []):
         if g.typ.startswith("16384x16384 f32") or g.typ.startswith("8191x8193 f32"):
             n = g.sizes[-1]

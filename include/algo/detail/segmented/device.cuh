@@ -99,43 +99,12 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   return read_offsets_device(name, policy, offsets, segments, [](const offsets_check*) {});
 }
 
-/// One thread per segment: the bit of its first element when it is not empty. The offsets do not
-/// decrease, so the lanes whose heads fall in one mask word are consecutive: they OR their bits
-/// together and one of them writes the word, with a plain store when the word is the warp's alone
-/// (neither the warp's first nor last word: every other head in it belongs to these lanes), with
-/// an atomicOr at the warp's two ends (neighbouring warps may share those words). At short segments
-/// (L = 4: eight heads a word) that is about one memory operation per word instead of one atomic
-/// per head.
 template <class OffIt>
 __global__ void heads_mask_kernel(OffIt offsets, long long segments, long long base, std::uint32_t* mask) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const unsigned lane = threadIdx.x & 31u;
-  // every lane of a warp runs the same number of iterations (segments rounded up to whole warps)
-  const long long rounded = (segments + 31) / 32 * 32;
-  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < rounded; k += stride) {
-    long long word = -1;
-    unsigned bit = 0;
-    if (k < segments) {
-      const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
-      if (a < b) {
-        word = a >> 5;
-        bit = 1u << (a & 31);
-      }
-    }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    if (word >= 0) atomicOr(mask + word, bit);  // no warp OR-reduction before sm_80
-#else
-    const unsigned group = __match_any_sync(0xffffffffu, word);
-    const unsigned bits = __reduce_or_sync(group, bit);
-    const unsigned others = __ballot_sync(0xffffffffu, word >= 0);
-    if (word >= 0 && lane == static_cast<unsigned>(__ffs(group) - 1)) {
-      // the warp's first and last words with a head: possibly shared with the warps around
-      const unsigned first_lane = static_cast<unsigned>(__ffs(others) - 1);
-      const unsigned last_lane = 31u - static_cast<unsigned>(__clz(others));
-      if ((group >> first_lane) & 1u || (group >> last_lane) & 1u) atomicOr(mask + word, bits);
-      else mask[word] = bits;
-    }
-#endif
+  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
+    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
+    if (a < b) atomicOr(mask + (a >> 5), 1u << (a & 31));
   }
 }
 
