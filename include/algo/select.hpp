@@ -126,17 +126,6 @@ void refuse_under_capture(const char* name, const Policy& policy) {
 #endif
 }
 
-/// The iterator the device code should hold (a raw pointer for contiguous device storage).
-template <class Policy, class It>
-auto view(const Policy&, It it) {
-#if ALGO_HAS_CUDA
-  if constexpr (is_device_policy<Policy>::value) return cuda::unwrap(it);
-  else return it;
-#else
-  return it;
-#endif
-}
-
 /// An output may be null (or anything) when it receives nothing, which is known only after the
 /// pass: device policies check that a non-null output is memory the GPU reaches; nothing else.
 template <class Policy, class OutIt>
@@ -247,7 +236,7 @@ OutIt copy_stencil_entry(const char* name, const Policy& policy, InIt first, InI
   check_stencil<Policy, InIt>(name, policy, stencil, n, out);
   if (n == 0) return out;
   refuse_under_capture(name, policy);
-  const by_stencil<decltype(view(policy, stencil)), Pred, Negate> sel{view(policy, stencil), {pred}};
+  const by_stencil<decltype(kernel_view(policy, stencil)), Pred, Negate> sel{kernel_view(policy, stencil), {pred}};
   return select_run(name, policy, sel, first, n, out, no_output{}, in_place(first, n, out)).out_true;
 }
 
@@ -298,7 +287,7 @@ std::int64_t unique_count_entry(const Policy& policy, It first, It last, Eq eq) 
     for (std::int64_t i = 0; i < n; ++i, ++first) runs += sel.next(state, *first, i);
     return runs;
   } else {
-    auto in = view(policy, first);
+    auto in = kernel_view(policy, first);
     using H = head_at<decltype(in), Eq>;
     const seg::indexed_iterator<H> heads_in(H{in, eq}, 0);
     return reduce_nonempty(policy, heads_in, n, std::int64_t(0), plus<std::int64_t>{});
@@ -396,7 +385,7 @@ std::int64_t count_entry(const char* name, const Policy& policy, It first, It la
   if (n == 0) return 0;
   refuse_under_capture(name, policy);
   using F = count_of<std::int64_t, Flag>;
-  auto in = view(policy, first);
+  auto in = kernel_view(policy, first);
   return reduce_nonempty(policy, transform_iterator<decltype(in), F>(in, F{flag}), n, std::int64_t(0),
                          plus<std::int64_t>{});
 }
@@ -473,9 +462,9 @@ std::pair<OutT, OutF> partition_copy(const Policy& policy, InIt first, InIt last
   const char* name = "partition_copy";
   detail::select::check_stencil<Policy, InIt>(name, policy, stencil, detail::checked_distance(name, first, last),
                                               out_true, out_false);
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
   return detail::select::partition_copy_entry(name, policy, first, last, out_true, out_false,
-                                              S{detail::select::view(policy, stencil), {pred}});
+                                              S{detail::kernel_view(policy, stencil), {pred}});
 }
 /// partition_copy (which keeps the input order in both outputs on every policy).
 template <class Policy, class InIt, class OutT, class OutF, class Pred, detail::enable_policy<Policy> = 0>
@@ -491,9 +480,9 @@ std::pair<OutT, OutF> stable_partition_copy(const Policy& policy, InIt first, In
   const char* name = "stable_partition_copy";
   detail::select::check_stencil<Policy, InIt>(name, policy, stencil, detail::checked_distance(name, first, last),
                                               out_true, out_false);
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
   return detail::select::partition_copy_entry(name, policy, first, last, out_true, out_false,
-                                              S{detail::select::view(policy, stencil), {pred}});
+                                              S{detail::kernel_view(policy, stencil), {pred}});
 }
 
 // ---- partition / stable_partition (in place) --------------------------------------------------------
@@ -508,8 +497,8 @@ It partition(const Policy& policy, It first, It last, Pred pred) {
 template <class Policy, class It, class StIt, class Pred, detail::enable_policy<Policy> = 0>
 It partition(const Policy& policy, It first, It last, StIt stencil, Pred pred) {
   detail::select::check_stencil<Policy, It>("partition", policy, stencil, detail::checked_distance("partition", first, last));
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
-  return detail::select::partition_entry("partition", policy, first, last, S{detail::select::view(policy, stencil), {pred}});
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
+  return detail::select::partition_entry("partition", policy, first, last, S{detail::kernel_view(policy, stencil), {pred}});
 }
 /// partition (stable on every policy).
 template <class Policy, class It, class Pred, detail::enable_policy<Policy> = 0>
@@ -522,8 +511,8 @@ template <class Policy, class It, class StIt, class Pred, detail::enable_policy<
 It stable_partition(const Policy& policy, It first, It last, StIt stencil, Pred pred) {
   const char* name = "stable_partition";
   detail::select::check_stencil<Policy, It>(name, policy, stencil, detail::checked_distance(name, first, last));
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
-  return detail::select::partition_entry(name, policy, first, last, S{detail::select::view(policy, stencil), {pred}});
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
+  return detail::select::partition_entry(name, policy, first, last, S{detail::kernel_view(policy, stencil), {pred}});
 }
 
 // ---- unique_copy / unique / unique_count ---------------------------------------------------------------
@@ -630,8 +619,8 @@ void copy_if_into(const Policy& policy, InIt first, InIt last, StIt stencil, Out
   const std::int64_t n = detail::select::check_call(name, policy, first, last, d_first);
   detail::select::check_stencil<Policy, InIt>(name, policy, stencil, n, d_first);
   detail::check_iterator(name, "count output", policy, count_out, 1);
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
-  detail::select::select_into(name, policy, S{detail::select::view(policy, stencil), {pred}}, first, n, d_first,
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
+  detail::select::select_into(name, policy, S{detail::kernel_view(policy, stencil), {pred}}, first, n, d_first,
                               detail::select::no_output{}, count_out, n > 0 && detail::select::in_place(first, n, d_first));
 }
 /// *count_out = count_if(policy, first, last, pred), written as reduce_into writes (device policies:
@@ -641,7 +630,7 @@ void count_if_into(const Policy& policy, It first, It last, CountIt count_out, P
   const char* name = "count_if_into";
   const std::int64_t n = detail::select::check_call(name, policy, first, last);
   using F = detail::select::count_of<std::int64_t, detail::select::flag_of<Pred, false>>;
-  auto in = detail::select::view(policy, first);
+  auto in = detail::kernel_view(policy, first);
   detail::reduce_into_entry(name, policy, detail::transform_iterator<decltype(in), F>(in, F{{pred}}), n, count_out,
                             std::int64_t(0), plus<std::int64_t>{});
 }
@@ -669,8 +658,8 @@ void partition_copy_into(const Policy& policy, InIt first, InIt last, StIt stenc
   detail::select::check_stencil<Policy, InIt>(name, policy, stencil, n, out_true, out_false);
   detail::check_iterator(name, "count output", policy, count_out, 1);
   const bool inplace = n > 0 && (detail::select::in_place(first, n, out_true) || detail::select::in_place(first, n, out_false));
-  using S = detail::select::by_stencil<decltype(detail::select::view(policy, stencil)), Pred, false>;
-  detail::select::select_into(name, policy, S{detail::select::view(policy, stencil), {pred}}, first, n, out_true,
+  using S = detail::select::by_stencil<decltype(detail::kernel_view(policy, stencil)), Pred, false>;
+  detail::select::select_into(name, policy, S{detail::kernel_view(policy, stencil), {pred}}, first, n, out_true,
                               out_false, count_out, inplace);
 }
 /// unique_copy, with the number of elements written to *count_out instead of returned.

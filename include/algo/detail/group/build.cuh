@@ -262,10 +262,7 @@ __global__ void __launch_bounds__(threads)
 /// partitioned build: the one-table kernels after it do nothing).
 template <class Table>
 __global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
-  __shared__ unsigned s_gate;  // one read a block (every thread reading the one word was a hot spot in the L2)
-  if (threadIdx.x == 0) s_gate = *reinterpret_cast<const volatile unsigned*>(&gate->abort);
-  __syncthreads();
-  if (s_gate != 0u) return;
+  if (build_stopped(gate)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)

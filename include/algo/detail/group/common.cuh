@@ -33,6 +33,15 @@ struct build_status {
   unsigned pad;
 };
 
+/// Whether the build behind `gate` stopped (abort set by an earlier kernel on the stream): read once
+/// a block by thread 0 (every thread reading the one word was a hot spot in the L2). All threads.
+__device__ __forceinline__ bool build_stopped(const build_status* gate) {
+  __shared__ unsigned stopped;
+  if (threadIdx.x == 0) stopped = *reinterpret_cast<const volatile unsigned*>(&gate->abort);
+  __syncthreads();
+  return stopped != 0u;
+}
+
 inline constexpr int threads = 256;
 inline constexpr int items = 16;
 inline constexpr long long tile = threads * items;

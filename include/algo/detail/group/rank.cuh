@@ -28,12 +28,7 @@ namespace algo::detail::group {
 template <class Table>
 __global__ void __launch_bounds__(threads)
     mark_first_kernel(Table t, unsigned long long count, unsigned* bits, const build_status* gate = nullptr) {
-  if (gate) {  // one read a block (every thread reading the one word was a hot spot in the L2)
-    __shared__ unsigned s_gate;
-    if (threadIdx.x == 0) s_gate = *reinterpret_cast<const volatile unsigned*>(&gate->abort);
-    __syncthreads();
-    if (s_gate != 0u) return;
-  }
+  if (gate && build_stopped(gate)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < count;
        i += stride)

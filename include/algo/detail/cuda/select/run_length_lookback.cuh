@@ -42,6 +42,7 @@
 #include "../runtime.cuh"
 #include "../scan/decoupled_lookback.cuh"
 #include "select_config.cuh"
+#include "select_lookback.cuh"
 #include "select_tile.cuh"
 
 namespace algo::detail::cuda {
@@ -205,20 +206,7 @@ __global__ void __launch_bounds__(K::threads) rle_lookback_kernel(Problem p, typ
 template <class Offset, class Phase, class Block, class Problem>
 void run_rle(const device_policy_base& policy, const Problem& p) {
   using K = rle_traits<Problem, Offset, Phase, Block>;
-  using State = typename K::state_t;
-  const std::int64_t tiles = K::tiles(p.n);
-  if (tiles > 0x7fffffff) fail(p.name, "too many elements for one encoding (" + std::to_string(p.n) + ")");
-  if (tiles == 1) {
-    rle_lookback_kernel<K><<<1, K::threads, 0, policy.stream>>>(p, State{}, 0u, 1);
-    check_launch(p.name, "rle_lookback_kernel");
-    return;
-  }
-  const auto launch = [&](void* memory, unsigned epoch) {
-    rle_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(
-        p, State::at(memory, tiles), epoch, static_cast<int>(tiles));
-    check_launch(p.name, "rle_lookback_kernel");
-  };
-  with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), policy.stream, policy.resource, launch);
+  launch_select_tiles<K>(policy, p, rle_lookback_kernel<K, Problem>, "rle_lookback_kernel");
 }
 
 }  // namespace algo::detail::cuda

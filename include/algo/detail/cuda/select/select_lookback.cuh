@@ -155,24 +155,31 @@ __global__ void __launch_bounds__(K::threads) select_lookback_kernel(Problem p, 
   if (tile == num_tiles - 1 && warp == K::warps - 1 && lane == 0) *p.count = warp_offset + count;
 }
 
+/// Launches a selection-family look-back kernel (traits K) over p.n >= 1 elements: one block per
+/// tile; a single tile needs no tile state, more take theirs from the pool (with_tile_state).
+template <class K, class Problem, class Kernel>
+void launch_select_tiles(const device_policy_base& policy, const Problem& p, Kernel kernel, const char* kernel_name) {
+  using State = typename K::state_t;
+  const std::int64_t tiles = K::tiles(p.n);
+  if (tiles > 0x7fffffff) fail(p.name, "too many elements for one pass (" + std::to_string(p.n) + ")");
+  if (tiles == 1) {
+    kernel<<<1, K::threads, 0, policy.stream>>>(p, State{}, 0u, 1);
+    check_launch(p.name, kernel_name);
+    return;
+  }
+  const auto launch = [&](void* memory, unsigned epoch) {
+    kernel<<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, State::at(memory, tiles), epoch,
+                                                                          static_cast<int>(tiles));
+    check_launch(p.name, kernel_name);
+  };
+  with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), policy.stream, policy.resource, launch);
+}
+
 /// Runs the selection (n >= 1) with counts in Offset.
 template <class Offset, class Phase, class Block, class Problem>
 void run_select(const device_policy_base& policy, const Problem& p) {
   using K = select_traits<Problem, Offset, Phase, Block>;
-  using State = typename K::state_t;
-  const std::int64_t tiles = K::tiles(p.n);
-  if (tiles > 0x7fffffff) fail(p.name, "too many elements for one selection (" + std::to_string(p.n) + ")");
-  if (tiles == 1) {
-    select_lookback_kernel<K><<<1, K::threads, 0, policy.stream>>>(p, State{}, 0u, 1);
-    check_launch(p.name, "select_lookback_kernel");
-    return;
-  }
-  const auto launch = [&](void* memory, unsigned epoch) {
-    select_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(
-        p, State::at(memory, tiles), epoch, static_cast<int>(tiles));
-    check_launch(p.name, "select_lookback_kernel");
-  };
-  with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), policy.stream, policy.resource, launch);
+  launch_select_tiles<K>(policy, p, select_lookback_kernel<K, Problem>, "select_lookback_kernel");
 }
 
 }  // namespace algo::detail::cuda
