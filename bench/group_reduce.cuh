@@ -6,6 +6,7 @@
 //                               every row's ratio is taken against (groups in key order, not in
 //                               order of first appearance: less than group_reduce promises)
 //   algo::cub                   CUB's radix sort + ReduceByKey, then the groups sorted by first index
+//   cuco::static_map ...        cuCollections' insert_or_apply (only with -DALGO_CUCO_DIR; group_cuco.cuh)
 //   algo::cuda                  the default: open_addressing; one table (shared-memory table in
 //                               front) or, when a sample of the first 4096 records shows mostly keys
 //                               seen once, the partitioned build (issue 27 item 5: radix-style
@@ -41,6 +42,9 @@
 #include <algo/algo.hpp>
 
 #include "harness.cuh"
+#if ALGO_BENCH_CUCO
+#include "group_cuco.cuh"
+#endif
 
 namespace bench {
 
@@ -159,6 +163,13 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     timed("algo::cub", [&](int) {
       algo::group_reduce(algo::cub, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
     });
+#if ALGO_BENCH_CUCO
+    {
+      // a key no record holds: rank m's key (the rank -> key map is a bijection of 32-bit values)
+      const int absent = static_cast<int>(static_cast<std::uint32_t>(sh.m) * 2654435761u + 12345u);
+      group_bench::cuco_row(opt, keys.p, values.p, n, sh.m, absent, k_out.p, v_out.p, groups, add);
+    }
+#endif
     timed("algo::cuda (open_addressing)", [&](int) {
       algo::group_reduce(algo::cuda, keys.p, keys.p + n, values.p, k_out.p, v_out.p);
     });
