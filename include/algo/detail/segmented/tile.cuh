@@ -167,8 +167,8 @@ template <class W>
 struct writer_traits {
   static constexpr int kind = 0;  // generic
 };
-template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
-struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut>> {
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut, class CountIt>
+struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut, CountIt>> {
   using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
   static constexpr int kind = std::is_pointer<KeyIt>::value && std::is_trivially_copyable<key_t>::value ? 2 : 0;
 };
