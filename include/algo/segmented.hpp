@@ -468,6 +468,15 @@ std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_f
   check_iterator(name, "keys output", policy, keys_out, n);
   check_iterator(name, "values output", policy, values_out, n);
   if (n == 0) return {keys_out, values_out};
+#if ALGO_HAS_CUDA
+  if constexpr (is_device_policy<Policy>::value) {
+    if (cuda::stream_is_capturing(policy.stream, name))
+      fail(name,
+           "returns its output ends to the host, which needs a synchronization and cannot be captured into a "
+           "CUDA graph; inside a capture use algo::reduce_by_key_into (the run count is written to device memory "
+           "on the stream)");
+  }
+#endif
   check_keyed_outputs(name, policy, keys_first, values, n, keys_out, values_out);
   const std::int64_t runs = detail::reduce_by_key(policy, keys_first, values, n, keys_out, values_out, eq, op);
   return {keys_out + runs, values_out + runs};

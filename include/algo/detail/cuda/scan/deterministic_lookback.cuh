@@ -114,6 +114,11 @@ struct deterministic_tuning_base : scan_tuning_base {
   /// tiles a tile found its anchor 2.4 windows back on average (one L2 round trip per window walked),
   /// with 4096 1.5 (H100, 2^26, keys_sweep --stats).
   static constexpr int pair_threads = 256;
+  /// ... of 32 items (8192 pairs) since session 4 of issue 27: the lifted loads stage 4-byte keys
+  /// and values (cuda::tile_staging) and the stash keeps the pairs' flags as register bits
+  /// (cuda::flagged_items), so these tiles take 37 KB of staging where 256 x 16 pairs took 33
+  /// (bench/notes/keys_segments.md, "Bigger tiles for the keyed pairs").
+  static constexpr int pair_items = 32;
 };
 
 // ---- the window scan (warp-wide, all 32 lanes) ---------------------------------------------------------
