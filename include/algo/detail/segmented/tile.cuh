@@ -344,6 +344,11 @@ struct tile_staging<segmented::indexed_output<W>, Items> {
   }();
 };
 
+/// reduce_by_key's run writer: its store loads the keys again beside the items (narrow_tile_store).
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut, class CountIt>
+struct narrow_tile_store<segmented::indexed_output<segmented::run_writer<Acc, KeyIt, Eq, KeyOut, ValOut, CountIt>>>
+    : std::true_type {};
+
 /// The lifted inputs' items before the scan: (value, head) with head 0 or 1, (value, runs) with
 /// runs 0 or 1 (lifted.hpp: every lift writes its flag from a bool), for the stash.
 template <class F, class A>

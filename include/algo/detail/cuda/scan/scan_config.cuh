@@ -39,6 +39,10 @@ struct scan_tuning_base {
   /// values, not the pairs (cuda::tile_staging), so 256 x 32 fits; a lifted input without its fast
   /// load (a fancy values iterator) stages pairs and keeps 16.
   static constexpr int pair_items = 0;
+  /// Blocks per SM asked of ptxas (__launch_bounds__) for those pairs when they take pair_items
+  /// (0: none). The scan by key's pairs at 256 x 32 take 90 registers unbounded (2 blocks per SM);
+  /// bounded to 3 blocks, 80 with a 24-byte spill, and 9 % faster (H100, keys_segments.md).
+  static constexpr int pair_min_blocks = 0;
   /// Look-back polling (H200 sweeps of 2026-11-21 in bench/notes/scan.md): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
   /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
@@ -158,8 +162,9 @@ struct scan_tuning : Base {
   static constexpr int windows =
       Base::lookback_windows > 0 ? Base::lookback_windows : 1;
   static constexpr int min_blocks =
-      Base::min_blocks_override > 0
-          ? Base::min_blocks_override
+      Base::min_blocks_override > 0 ? Base::min_blocks_override
+      : Base::pair_items > 0 && is_pair && Base::pair_min_blocks > 0
+          ? Base::pair_min_blocks
           : std::is_arithmetic<Acc>::value && threads == 128 && sizeof(Acc) <= 4 ? 8 : 0;
 };
 

@@ -86,6 +86,12 @@ struct tile_staging {
   static constexpr std::size_t bytes = 0;
 };
 
+/// Whether an output's tile store holds more per item than the items themselves (reduce_by_key's
+/// run writer loads each item's key again: 128 registers at 32 pairs per thread, measured slower
+/// than 16): its scans keep the pairs' default items (scan_config.cuh, pair_items).
+template <class It, class = void>
+struct narrow_tile_store : std::false_type {};
+
 /// Whether the items a tile loads from It are (value, flag) pairs whose flag is 0 or 1 (the lifted
 /// inputs of the segmented scans: a head flag, or reduce_by_key's run count before the scan): the
 /// stash (scan_tile below) then keeps the values in shared memory and the flags as the bits of one
@@ -123,9 +129,10 @@ struct tile_traits {
   using first_tuning = scan_tuning<in_t, acc_t, out_t, TuningBase>;
   /// pair_items only where the staging fits the budget, the hooks' sizes counted (scan_config.cuh)
   using tuning = std::conditional_t<
-      first_tuning::pair_items == 0 || hook_staging_for<first_tuning::items>() *
-                                               static_cast<std::size_t>(first_tuning::threads / 32) <=
-                                           staging_budget,
+      first_tuning::pair_items == 0 ||
+          (!narrow_tile_store<out_iterator>::value &&
+           hook_staging_for<first_tuning::items>() * static_cast<std::size_t>(first_tuning::threads / 32) <=
+               staging_budget),
       first_tuning, scan_tuning<in_t, acc_t, out_t, without_pair_items<TuningBase>>>;
   static constexpr int threads = tuning::threads;
   static constexpr int items = tuning::items;
