@@ -247,7 +247,9 @@ template <class W>
 struct is_value_writer_to_pointer : std::false_type {};
 template <class T>
 struct is_value_writer_to_pointer<value_writer<T*>> : std::true_type {};
-
+/// (the entry points hold their output as `const auto o = kernel_view(...)`: a const pointer)
+template <class T>
+struct is_value_writer_to_pointer<value_writer<T* const>> : std::true_type {};
 
 /// reduce_by_key: the first element of a run writes its key, the last one the run's fold, both to
 /// position runs - 1 of the outputs; the last element also stores the number of runs in *count
