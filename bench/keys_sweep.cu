@@ -100,6 +100,40 @@ struct stash_w2 : base {
   static constexpr int lookback_windows = 2;
 };
 struct det_default : adc::deterministic_tuning_base {};  // the policy's deterministic tuning
+// issue 27, session 4: pairs in bigger tiles (the lifted loads' staging at 4 bytes a key or value,
+// the stash keeping values in shared memory and head / run flags as register bits)
+struct stash_t256_i16 : base {  // the default before (256 x 16)
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 256;
+  static constexpr int pair_items = 16;
+};
+struct stash_t256_i32 : base {
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 256;
+  static constexpr int pair_items = 32;
+};
+struct stash_t256_i24 : base {
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 256;
+  static constexpr int pair_items = 24;
+};
+struct stash_t128_i32 : base {
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 128;
+  static constexpr int pair_items = 32;
+};
+struct stash_t256_i32_mb3 : base {
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 256;
+  static constexpr int pair_items = 32;
+  static constexpr int min_blocks_override = 3;
+};
+struct skip_t256_i32 : base {  // timing only: wrong results
+  static constexpr bool stash_items = true;
+  static constexpr int pair_threads = 256;
+  static constexpr int pair_items = 32;
+  static constexpr bool timing_skip_lookback = true;
+};
 struct skip : base {  // timing only: wrong results
   static constexpr bool timing_skip_lookback = true;
 };
@@ -359,6 +393,9 @@ int main(int argc, char** argv) {
       }, 12.0 * n, true, false);
       c.timed("reduce_by_key", "algo::cuda", [&] { algo::reduce_by_key(algo::cuda, keys, keys + n, v, keys_out, out); },
               8.0 * n, false, true, false);
+      c.timed("reduce_by_key", "algo::cuda reduce_by_key_into", [&] {
+        algo::reduce_by_key_into(algo::cuda, keys, keys + n, v, keys_out, out, count);
+      }, 8.0 * n, false, true);
       c.timed("reduce_by_key", "algo::cuda decoupled_lookback", [&] {
         algo::reduce_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys, keys + n, v, keys_out, out);
       }, 8.0 * n, false, true, false);
@@ -374,45 +411,29 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::dflt, true>("dflt");
     if (profile_mode) continue;
-    c.variant<ks::stash, false>("stash");
-    c.variant<ks::stash, true>("stash");
-    c.variant<ks::stash_mb8, true>("stash_mb8");
-    c.variant<ks::stash_mb10, false>("stash_mb10");
-    c.variant<ks::stash_mb10, true>("stash_mb10");
-    c.variant<ks::stash_t256, false>("stash_t256");
-    c.variant<ks::stash_t256, true>("stash_t256");
-    c.variant<ks::stash_i24, false>("stash_i24");
-    c.variant<ks::stash_i24, true>("stash_i24");
+    // session 4 (issue 27): the policy's tuning (the new default) against the tunings around it
     c.variant<ks::det_default, true>("policy tuning");
-    c.variant<ks::stash_t256w2, true>("stash_t256w2");
-    c.variant<ks::stash_w2, true>("stash_w2");
-    c.variant<ks::w2, false>("w2");
-    c.variant<ks::w2, true>("w2");
+    c.variant<ks::stash_t256_i16, true>("stash_t256_i16");
+    c.variant<ks::stash_t256_i16, false>("stash_t256_i16");
+    c.variant<ks::stash_t256_i32, true>("stash_t256_i32");
+    c.variant<ks::stash_t256_i32, false>("stash_t256_i32");
+    c.variant<ks::stash_t256_i24, true>("stash_t256_i24");
+    c.variant<ks::stash_t128_i32, true>("stash_t128_i32");
+    c.variant<ks::stash_t128_i32, false>("stash_t128_i32");
+    c.variant<ks::stash_t256_i32_mb3, true>("stash_t256_i32_mb3");
     c.variant<ks::t256, false>("t256");
-    c.variant<ks::t256, true>("t256");
-    c.variant<ks::t256w2, true>("t256w2");
-    c.variant<ks::i32, false>("i32");
-    c.variant<ks::i32, true>("i32");
-    c.variant<ks::delay2000, true>("delay2000");
-    c.variant<ks::mb6, true>("mb6");
-    c.variant<ks::mb8, true>("mb8");
     c.variant<ks::skip, false>("skip", true);
-    c.variant<ks::skip, true>("skip", true);
+    c.variant<ks::skip_t256_i32, false>("skip_t256_i32", true);
+    c.variant<ks::skip_t256_i32, true>("skip_t256_i32", true);
     c.plain_variant<ks::dflt, false>("dflt");
     c.plain_variant<ks::dflt, true>("dflt");
     c.plain_variant<ks::stash, false>("stash");
     c.plain_variant<ks::stash, true>("stash");
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");
-      c.stats_variant<ks::dflt, true>("dflt");
-      c.stats_variant<ks::w2, true>("w2");
-      c.stats_variant<ks::stash, false>("stash");
-      c.stats_variant<ks::stash, true>("stash");
-      c.stats_variant<ks::t256, false>("t256");
-      c.stats_variant<ks::t256, true>("t256");
-      c.stats_variant<ks::stash_t256, true>("stash_t256");
-      c.stats_variant<ks::i32, true>("i32");
-      c.stats_variant<ks::delay2000, true>("delay2000");
+      c.stats_variant<ks::det_default, true>("policy tuning");
+      c.stats_variant<ks::stash_t256_i16, true>("stash_t256_i16");
+      c.stats_variant<ks::stash_t256_i32, true>("stash_t256_i32");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

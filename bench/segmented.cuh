@@ -9,7 +9,9 @@
 //                         a vector of ones)
 //   inclusive_scan_by_key cub::DeviceScan::InclusiveSumByKey / algo::cuda (keys) / algo::cuda
 //                         segmented_inclusive_scan with uniform offsets (no keys to read)
-//   reduce_by_key         cub::DeviceReduce::ReduceByKey / algo::cuda
+//   reduce_by_key         cub::DeviceReduce::ReduceByKey / algo::cuda and algo::cub through
+//                         reduce_by_key_into (the run count left on the device, as CUB's) / algo::cuda
+//                         reduce_by_key (the count returned to the host: a synchronization more)
 //   segmented scans       (L = 32 and 2^20) segmented_inclusive_scan on each algo::cuda scan
 //                         strategy: the classic-strategies rows of the segmented forms
 // Bytes: what each must move (values read; + keys read; + outputs written).
@@ -220,14 +222,20 @@ inline void run_segmented(const options& opt, report& rep) {
               "cub reduce by key");
       }), rbk_bytes);
     }
+    // algo rows: reduce_by_key_into, the run count left on the device as CUB's row leaves it (the
+    // host-returning reduce_by_key adds a synchronization and a copy: its own row)
     add("reduce_by_key", "algo::cub", median_ms(opt, [&](int) {
-      algo::reduce_by_key(algo::cub, keys.p, keys.p + n, v, keys_out.p, out.p);
+      algo::reduce_by_key_into(algo::cub, keys.p, keys.p + n, v, keys_out.p, out.p, runs.p);
     }), rbk_bytes);
     add("reduce_by_key", "algo::cuda", median_ms(opt, [&](int) {
-      algo::reduce_by_key(algo::cuda, keys.p, keys.p + n, v, keys_out.p, out.p);
+      algo::reduce_by_key_into(algo::cuda, keys.p, keys.p + n, v, keys_out.p, out.p, runs.p);
     }), rbk_bytes);
     add("reduce_by_key", "algo::cuda decoupled_lookback (not reproducible)", median_ms(opt, [&](int) {
-      algo::reduce_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v, keys_out.p, out.p);
+      algo::reduce_by_key_into(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v,
+                               keys_out.p, out.p, runs.p);
+    }), rbk_bytes);
+    add("reduce_by_key", "algo::cuda reduce_by_key (count returned to the host)", median_ms(opt, [&](int) {
+      algo::reduce_by_key(algo::cuda, keys.p, keys.p + n, v, keys_out.p, out.p);
     }), rbk_bytes);
   }
   if (blas) cublasDestroy(blas);

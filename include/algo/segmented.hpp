@@ -4,6 +4,10 @@
 //   exclusive_scan_by_key(policy, keys_first, keys_last, values_first, out [, init [, key_equal [, op]]])
 //   reduce_by_key(policy, keys_first, keys_last, values_first, keys_out, values_out [, key_equal [, op]])
 //       runs of consecutive equal keys are the segments (thrust::*_by_key).
+//   reduce_by_key_into(policy, keys_first, keys_last, values_first, keys_out, values_out, count_out
+//                      [, key_equal [, op]])
+//       beyond Thrust: the number of runs to *count_out on the policy's stream (device policies:
+//       no host wait, usable under CUDA graph capture), as select.hpp's *_into forms.
 //   segmented_reduce(policy, first, offsets_first, offsets_last, out, init [, op])
 //   segmented_inclusive_scan(policy, first, offsets_first, offsets_last, out [, op [, init]])
 //   segmented_exclusive_scan(policy, first, offsets_first, offsets_last, out, init [, op])
@@ -228,10 +232,11 @@ void scan_by_key_lifted(const Policy& policy, scan_kind<Inclusive>, KeyIt keys, 
       Inclusive ? "inclusive_scan_by_key" : "exclusive_scan_by_key", policy, heads, values, n, out, op, init, alias);
 }
 
-/// The lifted scan with run counts; returns the number of runs.
-template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
-std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
-                           ValOut values_out, Eq eq, Op op) {
+/// The lifted scan with run counts, the number of runs written to *count by the element that ends
+/// the input (count: what the policy's side writes; device policies: a device iterator). n >= 1.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op, class CountIt>
+void reduce_by_key_lifted_to(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                             ValOut values_out, Eq eq, Op op, CountIt count) {
   using V = iter_value_t<ValIt>;
   using Acc = accumulator_t<Op, V, V>;
   using AOp = accumulate_with<Op, Acc>;
@@ -240,29 +245,34 @@ std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values
   const auto ko = kernel_view(policy, keys_out);
   const auto vo = kernel_view(policy, values_out);
   using Heads = seg::key_heads<decltype(k), Eq>;
-  const auto run = [&](long long* count) {
-    using W = seg::run_writer<Acc, decltype(k), Eq, decltype(ko), decltype(vo)>;
-    const seg::indexed_output<W> out(W{k, eq, ko, vo, n, count}, 0);
-    const auto lifted = [&](auto runs_type) {
-      using L = seg::lift_runs<Acc, Heads, decltype(v), decltype(runs_type)>;
-      const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
-      run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
-    };
-    if constexpr (is_host_policy<Policy>::value) {
-      lifted(0LL);
-    } else {
-      if (n <= 0x7fffffff) lifted(0);  // 32-bit run counts: a smaller lifted value
-      else lifted(0LL);
-    }
+  using W = seg::run_writer<Acc, decltype(k), Eq, decltype(ko), decltype(vo), CountIt>;
+  const seg::indexed_output<W> out(W{k, eq, ko, vo, n, count}, 0);
+  const auto lifted = [&](auto runs_type) {
+    using L = seg::lift_runs<Acc, Heads, decltype(v), decltype(runs_type)>;
+    const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
+    run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
   };
   if constexpr (is_host_policy<Policy>::value) {
+    lifted(0LL);
+  } else {
+    if (n <= 0x7fffffff) lifted(0);  // 32-bit run counts: a smaller lifted value
+    else lifted(0LL);
+  }
+}
+
+/// The lifted scan with run counts; returns the number of runs (device policies: through a
+/// temporary read back to the host, which waits for the stream).
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
+std::int64_t reduce_by_key_lifted(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                           ValOut values_out, Eq eq, Op op) {
+  if constexpr (is_host_policy<Policy>::value) {
     long long count = 0;
-    run(&count);
+    reduce_by_key_lifted_to(policy, keys, values, n, keys_out, values_out, eq, op, &count);
     return count;
   } else {
 #if ALGO_HAS_CUDA
     cuda::temporary_buffer count(policy, sizeof(long long));
-    run(count.as<long long>());
+    reduce_by_key_lifted_to(policy, keys, values, n, keys_out, values_out, eq, op, count.as<long long>());
     return cuda::copy_to_host("reduce_by_key", count.as<long long>(), policy.stream);
 #else
     return 0;
@@ -312,6 +322,17 @@ template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, cl
 std::int64_t reduce_by_key(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
                            ValOut values_out, Eq eq, Op op) {
   return reduce_by_key_lifted(policy, keys, values, n, keys_out, values_out, eq, op);
+}
+/// reduce_by_key_into's backend: the number of runs to *count_out on the policy's side (device
+/// policies: written on the stream by the scan's last tile, no host wait). n >= 1.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op, class CountIt>
+void reduce_by_key_into(const Policy& policy, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                        ValOut values_out, Eq eq, Op op, CountIt count_out) {
+  if constexpr (is_host_policy<Policy>::value) {
+    *count_out = detail::reduce_by_key(policy, keys, values, n, keys_out, values_out, eq, op);
+  } else {
+    reduce_by_key_lifted_to(policy, keys, values, n, keys_out, values_out, eq, op, kernel_view(policy, count_out));
+  }
 }
 template <class Policy, class InIt, class OffIt, class OutIt, class Acc, class Op, class T>
 void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
@@ -414,6 +435,16 @@ OutIt scan_by_key_entry(const char* name, const Policy& policy, KeyIt keys_first
   return out + n;
 }
 
+/// Neither output of a keyed call may overlap an input.
+template <class KeyIt, class ValIt, class KeyOut, class ValOut>
+void check_keyed_overlaps(const char* name, const KeyIt& keys_first, const ValIt& values, std::int64_t n,
+                          const KeyOut& keys_out, const ValOut& values_out) {
+  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
+    fail(name, "the keys output overlaps an input");
+  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
+    fail(name, "the values output overlaps an input");
+}
+
 /// For the keyed calls that return a count to the host (reduce_by_key, group_reduce): refused under
 /// graph capture on device policies, and neither output may overlap an input.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut>
@@ -424,10 +455,7 @@ void check_keyed_outputs(const char* name, const Policy& policy, const KeyIt& ke
 #else
   (void)policy;
 #endif
-  if (proven_overlap(keys_first, n, keys_out, n) || proven_overlap(values, n, keys_out, n))
-    fail(name, "the keys output overlaps an input");
-  if (proven_overlap(keys_first, n, values_out, n) || proven_overlap(values, n, values_out, n))
-    fail(name, "the values output overlaps an input");
+  check_keyed_overlaps(name, keys_first, values, n, keys_out, values_out);
 }
 
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
@@ -440,9 +468,47 @@ std::pair<KeyOut, ValOut> reduce_by_key_entry(const Policy& policy, KeyIt keys_f
   check_iterator(name, "keys output", policy, keys_out, n);
   check_iterator(name, "values output", policy, values_out, n);
   if (n == 0) return {keys_out, values_out};
+#if ALGO_HAS_CUDA
+  if constexpr (is_device_policy<Policy>::value) {
+    if (cuda::stream_is_capturing(policy.stream, name))
+      fail(name,
+           "returns its output ends to the host, which needs a synchronization and cannot be captured into a "
+           "CUDA graph; inside a capture use algo::reduce_by_key_into (the run count is written to device memory "
+           "on the stream)");
+  }
+#endif
   check_keyed_outputs(name, policy, keys_first, values, n, keys_out, values_out);
   const std::int64_t runs = detail::reduce_by_key(policy, keys_first, values, n, keys_out, values_out, eq, op);
   return {keys_out + runs, values_out + runs};
+}
+
+/// reduce_by_key_into: the checks of reduce_by_key without its refusal under graph capture (nothing
+/// comes back to the host), the count output checked too; an empty input writes 0 to *count_out.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt, class Eq, class Op>
+void reduce_by_key_into_entry(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values, KeyOut keys_out,
+                              ValOut values_out, CountIt count_out, Eq eq, Op op) {
+  const char* name = "reduce_by_key_into";
+  const std::int64_t n = checked_distance(name, keys_first, keys_last);
+  check_iterator(name, "keys", policy, keys_first, n);
+  check_iterator(name, "values", policy, values, n);
+  check_iterator(name, "keys output", policy, keys_out, n);
+  check_iterator(name, "values output", policy, values_out, n);
+  check_iterator(name, "count output", policy, count_out, 1);
+  if (n == 0) {
+    if constexpr (is_host_policy<Policy>::value) {
+      *count_out = 0;
+    } else {
+#if ALGO_HAS_CUDA
+      cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(kernel_view(policy, count_out), 0LL);
+      cuda::check_launch(name, "write_value_kernel");
+#endif
+    }
+    return;
+  }
+  check_keyed_overlaps(name, keys_first, values, n, keys_out, values_out);
+  if (proven_overlap(keys_first, n, count_out, 1) || proven_overlap(values, n, count_out, 1))
+    fail(name, "the count output overlaps an input");
+  detail::reduce_by_key_into(policy, keys_first, values, n, keys_out, values_out, eq, op, count_out);
 }
 
 template <class Policy, class OffIt>
@@ -625,6 +691,33 @@ std::pair<KeyOut, ValOut> reduce_by_key(const Policy& policy, KeyIt keys_first, 
                                         KeyOut keys_out, ValOut values_out) {
   return detail::reduce_by_key_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, equal_to<>{},
                                      plus<>{});
+}
+
+/// reduce_by_key, with the number of runs (elements written to each output) written to *count_out
+/// instead of returned: device policies write it on the policy's stream (nothing waits on the host;
+/// usable under CUDA graph capture), as the selection family's *_into forms and reduce_into do.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt, class Eq, class Op,
+          detail::enable_policy<Policy> = 0>
+void reduce_by_key_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountIt count_out, Eq key_equal, Op op) {
+  detail::reduce_by_key_into_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, count_out,
+                                   key_equal, op);
+}
+/// reduce_by_key_into with op = plus<>.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt, class Eq,
+          detail::enable_policy<Policy> = 0>
+void reduce_by_key_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountIt count_out, Eq key_equal) {
+  detail::reduce_by_key_into_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, count_out,
+                                   key_equal, plus<>{});
+}
+/// reduce_by_key_into with key_equal = equal_to<> and op = plus<>.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountIt,
+          detail::enable_policy<Policy> = 0>
+void reduce_by_key_into(const Policy& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountIt count_out) {
+  detail::reduce_by_key_into_entry(policy, keys_first, keys_last, values_first, keys_out, values_out, count_out,
+                                   equal_to<>{}, plus<>{});
 }
 
 // ---- segmented_reduce --------------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 //   check_accumulators(policy)        uint8 -> int32 (values' type), float + double init, int32 + int64 init
 //   check_in_place(policy)            out == values for both scans by key and the segmented scans
 //   check_bad_input(policy)           decreasing device offsets, keys_last < keys_first, overlaps
+//   check_reduce_by_key_graph(policy) reduce_by_key_into captured into a CUDA graph and replayed
 //   check_large_*(policy)             [large]: past 2^31 elements with fancy inputs
 //
 // Value types: int32 (plus, and (a, b) -> b where order shows), float (plus, within a tolerance;
@@ -287,6 +288,35 @@ void check_by_key_one(const Policy& policy, const layout& l, std::uint64_t seed)
       REQUIRE(static_cast<std::size_t>(r2.second - vo.begin()) == runs);
       expect_equal("keys vs host", prefix(ko.download(), runs), ref.first);
       expect_equal("values vs host", prefix(vo.download(), runs), ref_v, prsc);
+    }
+    // ---- reduce_by_key_into: the count on the device (long long, then int) ----------------------
+    {
+      INFO("variant: reduce_by_key_into(policy, k, k + n, v, keys_out, values_out, count_out, eq, op)");
+      device_buffer<long long> c(1);
+      ko.fill_sentinel();
+      vo.fill_sentinel();
+      algo::reduce_by_key_into(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), c.begin(), eq, op);
+      REQUIRE(c.download()[0] == static_cast<long long>(runs));
+      CHECK(c.guard_intact());
+      const auto into_k = ko.download();
+      const auto into_v = vo.download();
+      expect_equal("reduce_by_key_into keys vs host", prefix(into_k, runs), ref.first);
+      expect_equal("reduce_by_key_into values vs host", prefix(into_v, runs), ref_v, prsc);
+      CHECK(unwritten_from(into_k, runs));
+      CHECK(unwritten_from(into_v, runs));
+      if constexpr (Deterministic) CHECK(same_bits(into_v, got_v));  // the kernel of reduce_by_key
+      if constexpr (vspec<V>::plus) {
+        INFO("variant: reduce_by_key_into(policy, k, k + n, v, keys_out, values_out, int count_out) (defaults)");
+        device_buffer<int> ci(1);
+        vo.fill_sentinel();
+        algo::reduce_by_key_into(policy, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), ci.begin());
+        REQUIRE(ci.download()[0] == static_cast<int>(runs));
+        CHECK(ci.guard_intact());
+        expect_equal("values vs host", prefix(vo.download(), runs), ref_v, prsc);
+        INFO("variant: reduce_by_key_into of an empty input writes 0");
+        algo::reduce_by_key_into(policy, k.begin(), k.begin(), v.begin(), ko.begin(), vo.begin(), ci.begin());
+        REQUIRE(ci.download()[0] == 0);
+      }
     }
   }
   if constexpr (std::is_same<V, std::int32_t>::value) {
@@ -816,6 +846,11 @@ void check_bad_input(const Policy& policy) {
     require_error("reduce_by_key", [&] {
       algo::reduce_by_key(policy, k.begin() + 60, k.begin() + 10, v.begin(), ko.begin(), out.begin());
     });
+    device_buffer<long long> c(1);
+    require_error("reduce_by_key_into", [&] {
+      algo::reduce_by_key_into(policy, k.begin() + 60, k.begin() + 10, v.begin(), ko.begin(), out.begin(), c.begin());
+    });
+    CHECK(c.untouched());
     require_device_ok("after keys_last < keys_first");
     CHECK(out.untouched());
     CHECK(ko.untouched());
@@ -828,6 +863,9 @@ void check_bad_input(const Policy& policy) {
                   [&] { algo::exclusive_scan_by_key(policy, k.begin(), k.end() - 2, v.begin() + 2, v.begin(), 0); });
     require_error("inclusive_scan_by_key", [&] { algo::inclusive_scan_by_key(policy, k.begin(), k.end() - 3, v.begin(), k.begin() + 3); });
     require_error("reduce_by_key", [&] { algo::reduce_by_key(policy, k.begin(), k.end() - 1, v.begin(), ko.begin(), v.begin() + 1); });
+    require_error("reduce_by_key_into", [&] {
+      algo::reduce_by_key_into(policy, k.begin(), k.end() - 1, v.begin(), ko.begin(), v.begin() + 1, o.begin());
+    });
     require_error("segmented_inclusive_scan", [&] { algo::segmented_inclusive_scan(policy, v.begin(), o.begin(), o.end(), v.begin() + 1); });
     require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, v.begin(), o.begin(), o.end(), v.begin() + 20, 0); });
     thrust::device_vector<std::int32_t> dv(h_v.begin(), h_v.end()), dk(h_k.begin(), h_k.end());
@@ -838,6 +876,77 @@ void check_bad_input(const Policy& policy) {
     CHECK(ko.untouched());
   }
   require_device_ok("end of check_bad_input");
+}
+
+// ==== reduce_by_key_into under CUDA graph capture =============================================================
+/// reduce_by_key_into captured into a graph on a non-blocking stream (float values: the default
+/// deterministic look-back on algo::cuda, int32 values with a custom equality: the lifted path on
+/// algo::cub), replayed three times; each replay against the host reference, the float values
+/// bitwise equal to an uncaptured call; reduce_by_key itself is refused inside the capture.
+template <class Policy>
+void check_reduce_by_key_graph(const Policy& policy) {
+  INFO("policy " << policy_name<Policy>());
+  const std::int64_t n = 5 * 8192 + 77;
+  const auto un = static_cast<std::size_t>(n);
+  const auto h_k = by_key_keys(random_layout(n, 13, 990), 991);
+  const auto h_vf = random_vector<float>(un, 992);
+  const auto h_vi = random_vector<std::int32_t>(un, 993);
+  const algo::equal_to<> eq;
+  const auto ref_f = ref_reduce_by_key<double>(h_k, h_vf, eq, algo::plus<>{});
+  const equal_mod10 eq10{};
+  const auto ref_i = ref_reduce_by_key<std::int32_t>(h_k, h_vi, eq10, algo::plus<>{});
+  device_buffer<std::int32_t> k(h_k), ko(un), ko2(un), ki(un);
+  device_buffer<float> vf(h_vf), vo(un), want(un);
+  device_buffer<std::int32_t> vi(h_vi), vio(un);
+  device_buffer<long long> c(2);
+  // the uncaptured call, for the bitwise comparison
+  algo::reduce_by_key_into(policy, k.begin(), k.end(), vf.begin(), ko2.begin(), want.begin(), c.begin());
+  require_device_ok("uncaptured reduce_by_key_into");
+  REQUIRE(c.download()[0] == static_cast<long long>(ref_f.first.size()));
+  const auto want_v = prefix(want.download(), ref_f.first.size());
+  test_stream s;
+  auto p = policy.on(s.get());
+  cudaGraph_t graph;
+  REQUIRE(cudaStreamBeginCapture(s.get(), cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  algo::reduce_by_key_into(p, k.begin(), k.end(), vf.begin(), ko.begin(), vo.begin(), c.begin());
+  algo::reduce_by_key_into(p, k.begin(), k.end(), vi.begin(), ki.begin(), vio.begin(), c.begin() + 1, eq10);
+  bool refused = false;
+  try {
+    algo::reduce_by_key(p, k.begin(), k.end(), vf.begin(), ko.begin(), vo.begin());
+  } catch (const algo::error&) {
+    refused = true;
+  }
+  REQUIRE(cudaStreamEndCapture(s.get(), &graph) == cudaSuccess);
+  REQUIRE(refused);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  std::vector<double> rsc;
+  {
+    std::vector<std::int64_t> ro{0};
+    for (std::size_t i = 1; i <= un; ++i)
+      if (i == un || h_k[i] != h_k[i - 1]) ro.push_back(static_cast<std::int64_t>(i));
+    rsc = segment_sums_scale(h_vf, ro);
+  }
+  for (int rep = 0; rep < 3; ++rep) {
+    INFO("replay " << rep);
+    c.fill_sentinel();
+    vo.fill_sentinel();
+    vio.fill_sentinel();
+    REQUIRE(cudaGraphLaunch(exec, s.get()) == cudaSuccess);
+    s.sync();
+    const auto got_c = c.download();
+    REQUIRE(got_c[0] == static_cast<long long>(ref_f.first.size()));
+    REQUIRE(got_c[1] == static_cast<long long>(ref_i.first.size()));
+    const auto got_v = prefix(vo.download(), ref_f.first.size());
+    expect_equal("float keys vs host", prefix(ko.download(), ref_f.first.size()), ref_f.first);
+    expect_equal("float values vs host", got_v, narrow_to<float>(ref_f.second), &rsc);
+    CHECK(same_bits(got_v, want_v));
+    expect_equal("int32 (keys mod 10) keys vs host", prefix(ki.download(), ref_i.first.size()), ref_i.first);
+    expect_equal("int32 (keys mod 10) values vs host", prefix(vio.download(), ref_i.first.size()), ref_i.second);
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  require_device_ok("end of check_reduce_by_key_graph");
 }
 
 // ==== past 2^31 elements ([large]) ==========================================================================

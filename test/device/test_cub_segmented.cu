@@ -43,6 +43,9 @@ TEST_CASE("cub segmented: fancy iterators, uniform_offsets, device_vector", "[cu
 TEST_CASE("cub segmented: keys equal modulo 10", "[cub][segmented][key_equal]") { seg_test::check_key_equal(algo::cub); }
 TEST_CASE("cub segmented: accumulator types", "[cub][segmented][types]") { seg_test::check_accumulators(algo::cub); }
 TEST_CASE("cub segmented: in place", "[cub][segmented][inplace]") { seg_test::check_in_place(algo::cub); }
+TEST_CASE("cub reduce_by_key_into under CUDA graph capture", "[cub][segmented][graph]") {
+  seg_test::check_reduce_by_key_graph(algo::cub);
+}
 TEST_CASE("cub segmented: bad input raises algo::error, nothing written", "[cub][segmented][errors]") {
   seg_test::check_bad_input(algo::cub);
 }

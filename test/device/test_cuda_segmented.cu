@@ -42,6 +42,9 @@ TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per se
 TEST_CASE("cuda segmented: keys equal modulo 10", "[cuda][segmented][key_equal]") { seg_test::check_key_equal(algo::cuda); }
 TEST_CASE("cuda segmented: accumulator types", "[cuda][segmented][types]") { seg_test::check_accumulators(algo::cuda); }
 TEST_CASE("cuda segmented: in place", "[cuda][segmented][inplace]") { seg_test::check_in_place(algo::cuda); }
+TEST_CASE("cuda reduce_by_key_into under CUDA graph capture", "[cuda][segmented][graph]") {
+  seg_test::check_reduce_by_key_graph(algo::cuda);
+}
 TEST_CASE("cuda segmented: bad input raises algo::error, nothing written", "[cuda][segmented][errors]") {
   seg_test::check_bad_input(algo::cuda);
 }

@@ -182,6 +182,31 @@ void check_by_key_int32(const Policy& p, const std::vector<std::int32_t>& k, con
                   "reduce_by_key(eq, (a, b) -> a): each run's first value");
     CHECK(vo.intact_from(red.first.size()));
   }
+  // ---- reduce_by_key_into: the count to *count_out --------------------------------------------
+  {
+    ko.reset();
+    vo.reset();
+    std::int64_t count = -1;
+    algo::reduce_by_key_into(p, kf, kl, vf, ko.begin(), vo.begin(), &count);
+    CHECK(count == runs);
+    require_equal(ko.body(red.first.size()), red.first, nullptr, "reduce_by_key_into: keys");
+    require_equal(vo.body(red.first.size()), red.second, nullptr, "reduce_by_key_into: sums");
+    CHECK(ko.intact_from(red.first.size()));
+    CHECK(vo.intact_from(red.first.size()));
+    vo.reset();
+    int count32 = -1;
+    algo::reduce_by_key_into(p, k.data(), k.data() + n, v.data(), ko.data(), vo.data(), &count32, eq, take_right{});
+    CHECK(count32 == runs);
+    require_equal(vo.body(red.first.size()), ref_reduce_by_key<std::int32_t>(k, v, eq, take_right{}).second, nullptr,
+                  "reduce_by_key_into(eq, (a, b) -> b): each run's last value");
+    vo.reset();
+    count = -1;
+    algo::reduce_by_key_into(p, kf, kl, vf, ko.begin(), vo.begin(), &count, eq);
+    CHECK(count == runs);
+    require_equal(vo.body(red.first.size()), red.second, nullptr, "reduce_by_key_into(eq): sums");
+    algo::reduce_by_key_into(p, kf, kf, vf, ko.begin(), vo.begin(), &count);
+    CHECK(count == 0);
+  }
 }
 
 // ==== segmented: int32 values, every overload ===================================================

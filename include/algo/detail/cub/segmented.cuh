@@ -1,7 +1,7 @@
 // algo::cub's segmented algorithms: CUB's calls where CUB has them, the baseline the in-house
 // forms are measured against.
 //   scans by key        cub::DeviceScan::InclusiveScanByKey / ExclusiveScanByKey (any key_equal)
-//   reduce_by_key       cub::DeviceReduce::ReduceByKey when key_equal is plain equality (CUB 3.0
+//   reduce_by_key(_into)  cub::DeviceReduce::ReduceByKey when key_equal is plain equality (CUB 3.0
 //                       takes no equality operator there); the lifted scan on CUB's scan otherwise
 //   segmented_reduce    cub::DeviceSegmentedReduce::Reduce when op is commutative (CUB may reorder
 //                       within a segment); the lifted scan on CUB's scan otherwise (order kept)
@@ -96,6 +96,31 @@ std::int64_t reduce_by_key(const cub_policy& p, KeyIt keys, ValIt values, std::i
       });
     });
     return cuda::copy_to_host("reduce_by_key", runs.as<long long>(), p.stream);
+  }
+}
+
+/// reduce_by_key_into on CUB: ReduceByKey writes its run count to the caller's location itself
+/// (plain equality); another equality, the lifted scan over CUB's scan, its last element writing it.
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op, class CountIt>
+void reduce_by_key_into(const cub_policy& p, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
+                        ValOut values_out, Eq eq, Op op, CountIt count_out) {
+  if constexpr (!cub_backend::is_plain_equal_v<Eq, iter_value_t<KeyIt>>) {
+    reduce_by_key_lifted_to(p, keys, values, n, keys_out, values_out, eq, op, cuda::unwrap(count_out));
+  } else {
+    using V = iter_value_t<ValIt>;
+    using Acc = accumulator_t<Op, V, V>;
+    auto k = cuda::unwrap(keys);
+    auto in = cub_backend::as_accumulator<Acc>(cuda::unwrap(values));
+    auto ko = cuda::unwrap(keys_out);
+    auto vo = cuda::unwrap(values_out);
+    auto c = cuda::unwrap(count_out);
+    const auto aop = cub_backend::cub_operator<Acc>(op);
+    cub_backend::run_with_temporaries("reduce_by_key_into", "cub::DeviceReduce::ReduceByKey", p,
+                                      [&](void* tmp, std::size_t& bytes) {
+      return cub_backend::with_count(n, [&](auto count) {
+        return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k, ko, in, vo, c, aop, count, p.stream);
+      });
+    });
   }
 }
 

@@ -247,17 +247,21 @@ template <class W>
 struct is_value_writer_to_pointer : std::false_type {};
 template <class T>
 struct is_value_writer_to_pointer<value_writer<T*>> : std::true_type {};
+/// (the entry points hold their output as `const auto o = kernel_view(...)`: a const pointer)
+template <class T>
+struct is_value_writer_to_pointer<value_writer<T* const>> : std::true_type {};
 
 /// reduce_by_key: the first element of a run writes its key, the last one the run's fold, both to
-/// position runs - 1 of the outputs; the last element also stores the number of runs in *count.
-template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
+/// position runs - 1 of the outputs; the last element also stores the number of runs in *count
+/// (CountIt: a temporary of the call, or reduce_by_key_into's count output itself).
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut, class CountIt = long long*>
 struct run_writer {
   KeyIt keys;
   mutable Eq eq;
   KeyOut keys_out;
   ValOut values_out;
   std::int64_t n;
-  long long* count;
+  CountIt count;
   ALGO_EXEC_CHECK_DISABLE
   template <class R>
   ALGO_HD void operator()(std::int64_t i, const run_value<Acc, R>& v) const {

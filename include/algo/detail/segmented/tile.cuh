@@ -113,6 +113,43 @@ struct lift_traits<lift_runs<Acc, Heads, ValIt, R>> {
   using values_t = ValIt;
 };
 
+/// Whether the lifted input's own load runs (pointer values, heads in registers); otherwise every
+/// tile takes the generic path.
+template <class F>
+constexpr bool fast_lift_v() {
+  if constexpr (!lift_traits<F>::known) {
+    return false;
+  } else {
+    using ValIt = typename lift_traits<F>::values_t;
+    return std::is_pointer<ValIt>::value && heads_traits<typename lift_traits<F>::heads_t>::fast &&
+           std::is_trivially_copyable<std::remove_cv_t<std::remove_pointer_t<ValIt>>>::value;
+  }
+}
+/// Staging per warp of the fast load: the values' and the keys' warp chunks.
+template <class F, int Items>
+constexpr std::size_t lift_staging_bytes() {
+  using V = std::remove_cv_t<std::remove_pointer_t<typename lift_traits<F>::values_t>>;
+  using HT = heads_traits<typename lift_traits<F>::heads_t>;
+  constexpr std::size_t v = cuda::warp_tile_io<V, Items>::bytes;
+  constexpr std::size_t h = HT::template staging<Items>;
+  return v > h ? v : h;
+}
+
+/// The generic load or store of a tile, through the staging area when it holds the lifted value
+/// type, element by element otherwise (the staging is sized by the fast paths: cuda::tile_staging).
+template <class K, class It>
+__device__ __forceinline__ void load_fallback(typename K::temp_storage& s, const It& in, std::int64_t base, int valid,
+                                              typename K::acc_t (&x)[K::items]) {
+  if constexpr (K::load_io::bytes <= K::staging_bytes) cuda::load_tile_generic<K>(s, in, base, valid, x);
+  else cuda::load_tile_direct<K>(in, base, valid, x);
+}
+template <class K, class It>
+__device__ __forceinline__ void store_fallback(typename K::temp_storage& s, const It& out, std::int64_t base, int valid,
+                                               const typename K::acc_t (&x)[K::items]) {
+  if constexpr (K::store_io::bytes <= K::staging_bytes) cuda::store_tile_generic<K>(s, out, base, valid, x);
+  else cuda::store_tile_direct<K>(out, base, valid, x);
+}
+
 }  // namespace tile_detail
 
 /// The tile load of the lifted inputs (see the top of this file).
@@ -121,7 +158,7 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
                                           int valid, typename K::acc_t (&x)[K::items]) {
   using LT = tile_detail::lift_traits<F>;
   if constexpr (!LT::known) {
-    cuda::load_tile_generic<K>(s, in, base, valid, x);
+    tile_detail::load_fallback<K>(s, in, base, valid, x);
   } else {
     using Heads = typename LT::heads_t;
     using ValIt = typename LT::values_t;
@@ -129,13 +166,13 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
     constexpr int items = K::items;
     if constexpr (!std::is_pointer<ValIt>::value || !HT::fast ||
                   !std::is_trivially_copyable<std::remove_cv_t<std::remove_pointer_t<ValIt>>>::value) {
-      cuda::load_tile_generic<K>(s, in, base, valid, x);
+      tile_detail::load_fallback<K>(s, in, base, valid, x);
     } else {
       using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
       constexpr bool fits = cuda::warp_tile_io<V, items>::bytes <= K::staging_bytes &&
                             HT::template staging<items> <= K::staging_bytes;
       if (!fits || valid < K::tile_items) {
-        cuda::load_tile_generic<K>(s, in, base, valid, x);
+        tile_detail::load_fallback<K>(s, in, base, valid, x);
         return;
       }
       const F& f = in.functor();
@@ -167,8 +204,8 @@ template <class W>
 struct writer_traits {
   static constexpr int kind = 0;  // generic
 };
-template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut>
-struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut>> {
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut, class CountIt>
+struct writer_traits<run_writer<Acc, KeyIt, Eq, KeyOut, ValOut, CountIt>> {
   using key_t = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
   static constexpr int kind = std::is_pointer<KeyIt>::value && std::is_trivially_copyable<key_t>::value ? 2 : 0;
 };
@@ -244,20 +281,20 @@ __device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, i
       store_runs<K>(s, out, base, x);
       return;
     }
-    cuda::store_tile_generic<K>(s, out, base, valid, x);
+    tile_detail::store_fallback<K>(s, out, base, valid, x);
   } else if constexpr (kind == 3) {
     if (valid == K::tile_items) {
       store_segment_ends<K>(s, out, base, x);
       return;
     }
-    cuda::store_tile_generic<K>(s, out, base, valid, x);
+    tile_detail::store_fallback<K>(s, out, base, valid, x);
   } else if constexpr (!is_value_writer_to_pointer<W>::value) {
-    cuda::store_tile_generic<K>(s, out, base, valid, x);
+    tile_detail::store_fallback<K>(s, out, base, valid, x);
   } else {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(out.writer().out)>>;
     using io = cuda::warp_tile_io<T, items>;
     if constexpr (io::bytes > K::staging_bytes) {
-      cuda::store_tile_generic<K>(s, out, base, valid, x);
+      tile_detail::store_fallback<K>(s, out, base, valid, x);
     } else {
       const int warp = cuda::warp_index();
       const int warp_offset = warp * io::elements;
@@ -279,6 +316,62 @@ __device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, i
 }  // namespace algo::detail::segmented
 
 namespace algo::detail::cuda {
+/// Staging of the lifted loads and stores: their keys and values, not the lifted pairs (4-byte keys
+/// and values: half the bytes of (value, head) pairs, so 256 x 32 tiles fit 48 KB); inputs and
+/// outputs without a fast path keep their value type's staging.
+template <class F, int Items>
+struct tile_staging<segmented::indexed_iterator<F>, Items> {
+  static constexpr bool known = segmented::tile_detail::fast_lift_v<F>();
+  static constexpr std::size_t bytes = [] {
+    if constexpr (known) return segmented::tile_detail::lift_staging_bytes<F, Items>();
+    else return std::size_t(0);
+  }();
+};
+template <class W, int Items>
+struct tile_staging<segmented::indexed_output<W>, Items> {
+  static constexpr int kind = segmented::tile_detail::writer_traits<W>::kind;
+  static constexpr bool known = kind == 2 || kind == 3 || segmented::is_value_writer_to_pointer<W>::value;
+  static constexpr std::size_t bytes = [] {
+    if constexpr (kind == 2) {
+      return warp_tile_io<typename segmented::tile_detail::writer_traits<W>::key_t, Items>::bytes;
+    } else if constexpr (kind == 3) {
+      return std::size_t(0);  // heads from the mask or the length: nothing staged
+    } else if constexpr (segmented::is_value_writer_to_pointer<W>::value) {
+      return warp_tile_io<std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<W>().out)>>, Items>::bytes;
+    } else {
+      return std::size_t(0);
+    }
+  }();
+};
+
+/// reduce_by_key's run writer: its store loads the keys again beside the items (narrow_tile_store).
+template <class Acc, class KeyIt, class Eq, class KeyOut, class ValOut, class CountIt>
+struct narrow_tile_store<segmented::indexed_output<segmented::run_writer<Acc, KeyIt, Eq, KeyOut, ValOut, CountIt>>>
+    : std::true_type {};
+
+/// The lifted inputs' items before the scan: (value, head) with head 0 or 1, (value, runs) with
+/// runs 0 or 1 (lifted.hpp: every lift writes its flag from a bool), for the stash.
+template <class F, class A>
+struct flagged_items<segmented::indexed_iterator<F>, segmented::seg_value<A>,
+                     std::enable_if_t<segmented::tile_detail::lift_traits<F>::known>> : std::true_type {
+  using value_t = A;
+  __device__ static __forceinline__ const A& value(const segmented::seg_value<A>& x) { return x.value; }
+  __device__ static __forceinline__ bool flag(const segmented::seg_value<A>& x) { return x.head != 0; }
+  __device__ static __forceinline__ segmented::seg_value<A> make(const A& v, unsigned f) {
+    return segmented::seg_value<A>{v, static_cast<int>(f)};
+  }
+};
+template <class F, class A, class R>
+struct flagged_items<segmented::indexed_iterator<F>, segmented::run_value<A, R>,
+                     std::enable_if_t<segmented::tile_detail::lift_traits<F>::known>> : std::true_type {
+  using value_t = A;
+  __device__ static __forceinline__ const A& value(const segmented::run_value<A, R>& x) { return x.value; }
+  __device__ static __forceinline__ bool flag(const segmented::run_value<A, R>& x) { return x.runs != 0; }
+  __device__ static __forceinline__ segmented::run_value<A, R> make(const A& v, unsigned f) {
+    return segmented::run_value<A, R>{v, static_cast<R>(f)};
+  }
+};
+
 template <class F>
 struct tile_io_hook<segmented::indexed_iterator<F>> : std::true_type {
   template <class K>

@@ -34,6 +34,16 @@ struct scan_tuning_base {
   /// (deterministic_lookback.cuh): tiles of 4096 pairs instead of 2048 halve the rate at which
   /// tiles start, and with it how far back the anchors' frontier lies (keys_segments.md, issue 27).
   static constexpr int pair_threads = 0;
+  /// Items per thread for those pairs when positive (0: 16, from their 8 bytes, as below). Taken
+  /// only where the tile's staging stays within 40 KB: the lifted loads stage 4-byte keys and
+  /// values, not the pairs (cuda::tile_staging), so 256 x 32 fits; a lifted input without its fast
+  /// load (a fancy values iterator) stages pairs and keeps 16.
+  static constexpr int pair_items = 0;
+  /// Blocks per SM asked of ptxas (__launch_bounds__) for those pairs when they take pair_items
+  /// (0: none). The scan by key's pairs at 256 x 32 take 90 registers unbounded (2 blocks per SM);
+  /// bounded to 3 blocks, 80 with a 24-byte spill: 11 % faster than unbounded and 8 % faster than
+  /// 256 x 16 (H100, keys_sweep, keys_segments.md session 4).
+  static constexpr int pair_min_blocks = 0;
   /// Look-back polling (H200 sweeps of 2026-11-21 in bench/notes/scan.md): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
   /// worse: they crowd the few L2 lines that hold the newest tiles' status words, and the
@@ -122,6 +132,12 @@ constexpr int round_items(int items, int granule) {
 }
 }  // namespace tuning_detail
 
+/// Base without pair_items (tile_traits falls back to it when the pairs' staging would not fit).
+template <class Base>
+struct without_pair_items : Base {
+  static constexpr int pair_items = 0;
+};
+
 /// The tuning of one scan. `Base` supplies threads, look-back knobs and an optional items
 /// override (scan_tuning_base by default; the bench passes variants to compare configurations).
 template <class In, class Acc, class Out, class Base = scan_tuning_base>
@@ -134,9 +150,12 @@ struct scan_tuning : Base {
               sizeof(Out) <= 8
           ? Base::pair_threads  // 16 items of <= 8 bytes: 32 KB of staging at 256 threads
           : 128;
+  static constexpr bool is_pair = !std::is_arithmetic<Acc>::value && sizeof(Acc) == 8 && sizeof(In) <= 8 &&
+                                  sizeof(Out) <= 8;
   static constexpr int items =
-      Base::items_override > 0
-          ? Base::items_override
+      Base::items_override > 0 ? Base::items_override
+      : Base::pair_items > 0 && is_pair
+          ? Base::pair_items
           : tuning_detail::round_items(tuning_detail::base_items(sizeof(Acc)),
                                        tuning_detail::lcm(tuning_detail::vector_granule(sizeof(In)),
                                                           tuning_detail::vector_granule(sizeof(Out))));
@@ -144,8 +163,9 @@ struct scan_tuning : Base {
   static constexpr int windows =
       Base::lookback_windows > 0 ? Base::lookback_windows : 1;
   static constexpr int min_blocks =
-      Base::min_blocks_override > 0
-          ? Base::min_blocks_override
+      Base::min_blocks_override > 0 ? Base::min_blocks_override
+      : Base::pair_items > 0 && is_pair && Base::pair_min_blocks > 0
+          ? Base::pair_min_blocks
           : std::is_arithmetic<Acc>::value && threads == 128 && sizeof(Acc) <= 4 ? 8 : 0;
 };
 

@@ -74,6 +74,31 @@ using staged_in_t = std::conditional_t<std::is_trivially_copyable<iter_value_t<I
 template <class OutIt, class Acc>
 using staged_out_t = std::conditional_t<is_raw_pointer_v<OutIt>, std::remove_cv_t<std::remove_pointer_t<OutIt>>, Acc>;
 
+/// An iterator family whose tile load or store (tile_io_hook below) stages something other than
+/// its value type may say how many bytes of staging per warp that takes, for tiles of Items per
+/// thread (`known = true`, `bytes`): the lifted iterators of the segmented scans load 4-byte keys
+/// and values, not their 8-byte (value, head) pairs (detail/segmented/tile.cuh). Such a hook must
+/// then serve tiles whose staging does not hold its value type without it (load_tile_direct /
+/// store_tile_direct below).
+template <class It, int Items, class = void>
+struct tile_staging {
+  static constexpr bool known = false;
+  static constexpr std::size_t bytes = 0;
+};
+
+/// Whether an output's tile store holds more per item than the items themselves (reduce_by_key's
+/// run writer loads each item's key again: 128 registers at 32 pairs per thread, measured slower
+/// than 16): its scans keep the pairs' default items (scan_config.cuh, pair_items).
+template <class It, class = void>
+struct narrow_tile_store : std::false_type {};
+
+/// Whether the items a tile loads from It are (value, flag) pairs whose flag is 0 or 1 (the lifted
+/// inputs of the segmented scans: a head flag, or reduce_by_key's run count before the scan): the
+/// stash (scan_tile below) then keeps the values in shared memory and the flags as the bits of one
+/// register. A specialization gives value_t, value(x), flag(x) and make(value, flag).
+template <class It, class Acc, class = void>
+struct flagged_items : std::false_type {};
+
 /// Phase: the warp phase (warp_phase::*_t); Block: the block scan (algo::block_scan::*_t, mapped
 /// to its class by block/block_scan_select.cuh); TuningBase: scan_config.cuh.
 template <class Problem, class Phase, class Block, class TuningBase = scan_tuning_base>
@@ -83,7 +108,32 @@ struct tile_traits {
   using out_iterator = typename Problem::out_iterator;
   using in_t = staged_in_t<in_iterator, acc_t>;
   using out_t = staged_out_t<out_iterator, acc_t>;
-  using tuning = scan_tuning<in_t, acc_t, out_t, TuningBase>;
+  /// Staging per warp for tiles of Items: what the load and the store move through it, as the value
+  /// types (plain), or as the iterators' own loads and stores say they stage it (tile_staging: the
+  /// lifted iterators stage 4-byte keys and values, not 8-byte pairs).
+  template <int Items>
+  static constexpr std::size_t plain_staging_for() {
+    constexpr std::size_t load = warp_tile_io<in_t, Items>::bytes, store = warp_tile_io<out_t, Items>::bytes;
+    return load > store ? load : store;
+  }
+  template <int Items>
+  static constexpr std::size_t hook_staging_for() {
+    constexpr std::size_t load = tile_staging<in_iterator, Items>::known ? tile_staging<in_iterator, Items>::bytes
+                                                                         : warp_tile_io<in_t, Items>::bytes;
+    constexpr std::size_t store = tile_staging<out_iterator, Items>::known ? tile_staging<out_iterator, Items>::bytes
+                                                                           : warp_tile_io<out_t, Items>::bytes;
+    constexpr std::size_t most = load > store ? load : store;
+    return most > 16 ? most : 16;
+  }
+  static constexpr std::size_t staging_budget = 40 * 1024;  // of 48 KB of static shared memory
+  using first_tuning = scan_tuning<in_t, acc_t, out_t, TuningBase>;
+  /// pair_items only where the staging fits the budget, the hooks' sizes counted (scan_config.cuh)
+  using tuning = std::conditional_t<
+      first_tuning::pair_items == 0 ||
+          (!narrow_tile_store<out_iterator>::value &&
+           hook_staging_for<first_tuning::items>() * static_cast<std::size_t>(first_tuning::threads / 32) <=
+               staging_budget),
+      first_tuning, scan_tuning<in_t, acc_t, out_t, without_pair_items<TuningBase>>>;
   static constexpr int threads = tuning::threads;
   static constexpr int items = tuning::items;
   static constexpr int tile_items = threads * items;
@@ -91,7 +141,25 @@ struct tile_traits {
   using load_io = warp_tile_io<in_t, items>;
   using store_io = warp_tile_io<out_t, items>;
   using block_scan_t = block_scan_for<Block, acc_t, threads, Phase>;
-  static constexpr std::size_t staging_bytes = load_io::bytes > store_io::bytes ? load_io::bytes : store_io::bytes;
+  /// Compact tiles: the staging sized by the hooks, only where the value types' staging would not
+  /// fit the budget (256 x 32 pairs); every other tile keeps the staging, and so the kernel, it had.
+  static constexpr bool compact =
+      plain_staging_for<items>() * static_cast<std::size_t>(warps) > staging_budget;
+  static constexpr std::size_t staging_bytes = compact ? hook_staging_for<items>() : plain_staging_for<items>();
+  /// The stash's items: in compact tiles, (value, flag) pairs keep their values in the staging area
+  /// and their flags in a register (flagged_items); anything else whole, as 4-byte words.
+  using flagged = flagged_items<in_iterator, acc_t>;
+  static constexpr bool stash_flagged = compact && flagged::value && items <= 32;
+  template <class F, bool Flagged>
+  struct stash_word_bytes {
+    static constexpr std::size_t value = (sizeof(acc_t) + 3) / 4 * 4;
+  };
+  template <class F>
+  struct stash_word_bytes<F, true> {
+    static constexpr std::size_t value = (sizeof(typename F::value_t) + 3) / 4 * 4;
+  };
+  static constexpr std::size_t stash_bytes =
+      static_cast<std::size_t>(items) * 32 * stash_word_bytes<flagged, stash_flagged>::value;
 
   struct temp_storage {
     alignas(16) unsigned char staging[warps][staging_bytes];  // per warp, for loads and stores
@@ -102,9 +170,9 @@ struct tile_traits {
   /// The items wait in the staging area across the block scan (scan_tuning_base::stash_items).
   /// double keeps its items in registers: not measured with the stash (the deterministic
   /// look-back holds it at 7 blocks per SM through __launch_bounds__, deterministic_min_blocks).
-  static constexpr bool stash_items =
-      tuning::stash_items && !(std::is_floating_point<acc_t>::value && sizeof(acc_t) > 4) &&
-      static_cast<std::size_t>(items) * 32 * ((sizeof(acc_t) + 3) / 4 * 4) <= staging_bytes;
+  static constexpr bool stash_items = tuning::stash_items &&
+                                     !(std::is_floating_point<acc_t>::value && sizeof(acc_t) > 4) &&
+                                     stash_bytes <= staging_bytes;
 };
 
 // ---- tile load / store --------------------------------------------------------------------------
@@ -139,6 +207,27 @@ __device__ __forceinline__ void load_tile_generic(typename K::temp_storage& s, I
   }
 #pragma unroll
   for (int i = 0; i < K::items; ++i) x[i] = static_cast<typename K::acc_t>(e[i]);
+}
+
+/// load_tile_generic without the staging area (for hooks whose staging does not hold the value
+/// type, tile_staging): each thread reads its own items, element by element.
+template <class K, class InIt>
+__device__ __forceinline__ void load_tile_direct(InIt in, std::int64_t base, int valid, typename K::acc_t (&x)[K::items]) {
+  const int first = (warp_index() * 32 + lane_index()) * K::items;
+#pragma unroll
+  for (int i = 0; i < K::items; ++i) {
+    const int at = first + i < valid ? first + i : 0;  // past valid: the tile's first element
+    x[i] = static_cast<typename K::acc_t>(in[base + at]);
+  }
+}
+/// store_tile_generic without the staging area: each thread writes its own valid items.
+template <class K, class OutIt>
+__device__ __forceinline__ void store_tile_direct(OutIt out, std::int64_t base, int valid,
+                                                  const typename K::acc_t (&x)[K::items]) {
+  const int first = (warp_index() * 32 + lane_index()) * K::items;
+#pragma unroll
+  for (int i = 0; i < K::items; ++i)
+    if (first + i < valid) out[base + first + i] = x[i];
 }
 
 /// Stores the first `valid` elements of a blocked tile at `base`.
@@ -218,6 +307,44 @@ __device__ __forceinline__ void unstash(const unsigned char* staging, T (&x)[Ite
   }
 }
 
+/// stash / unstash for (value, flag) pairs whose flags are 0 or 1 (flagged_items, C): the values as
+/// word planes, as stash does, the flags as bit i of `bits` (Items <= 32).
+template <class C, int Items, class T>
+__device__ __forceinline__ void stash_flagged(unsigned char* staging, const T (&x)[Items], unsigned& bits) {
+  static_assert(Items <= 32, "one bit per item in a 32-bit register");
+  using V = typename C::value_t;
+  constexpr int words = (sizeof(V) + 3) / 4;
+  unsigned* s = reinterpret_cast<unsigned*>(staging);
+  const int lane = lane_index();
+  __syncwarp();
+  bits = 0;
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    const V v = C::value(x[i]);
+    unsigned w[words] = {};
+    memcpy(w, &v, sizeof(V));
+#pragma unroll
+    for (int k = 0; k < words; ++k) s[(i * words + k) * 32 + lane] = w[k];
+    bits |= C::flag(x[i]) ? 1u << i : 0u;
+  }
+}
+template <class C, int Items, class T>
+__device__ __forceinline__ void unstash_flagged(const unsigned char* staging, unsigned bits, T (&x)[Items]) {
+  using V = typename C::value_t;
+  constexpr int words = (sizeof(V) + 3) / 4;
+  const unsigned* s = reinterpret_cast<const unsigned*>(staging);
+  const int lane = lane_index();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    unsigned w[words];
+#pragma unroll
+    for (int k = 0; k < words; ++k) w[k] = s[(i * words + k) * 32 + lane];
+    V v;
+    memcpy(&v, w, sizeof(V));
+    x[i] = C::make(v, (bits >> i) & 1u);
+  }
+}
+
 /// Loads, scans (after prefix(aggregate), called in warp 0, see block_scan) and stores one tile.
 /// Returns nothing: strategies that need the aggregate take it in their prefix callback.
 /// With K::tuning::launder_items the items are laundered between the thread fold and the rescan
@@ -230,7 +357,11 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
   load_tile<K>(s, p.in, base, valid, x);
   if constexpr (K::tuning::launder_items) {
     const Acc partial = thread_reduce(x, p.op);
-    if constexpr (K::stash_items) {
+    [[maybe_unused]] unsigned flags = 0;
+    if constexpr (K::stash_items && K::stash_flagged) {
+      stash_flagged<typename K::flagged, K::items>(s.staging[warp_index()], x, flags);
+      launder(flags);
+    } else if constexpr (K::stash_items) {
       stash<K::items>(s.staging[warp_index()], x);
     } else {
 #pragma unroll
@@ -238,7 +369,8 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
     }
     Acc exclusive;
     const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, exclusive, p.op, prefix);
-    if constexpr (K::stash_items) unstash<K::items>(s.staging[warp_index()], x);
+    if constexpr (K::stash_items && K::stash_flagged) unstash_flagged<typename K::flagged, K::items>(s.staging[warp_index()], flags, x);
+    else if constexpr (K::stash_items) unstash<K::items>(s.staging[warp_index()], x);
     thread_scan(x, exclusive, has, p.exclusive, p.op);
   } else {
     typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
