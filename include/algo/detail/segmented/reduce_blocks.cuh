@@ -179,10 +179,22 @@ __global__ void __launch_bounds__(Agent::threads, fused_min_blocks)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
   {
     long long bad = 0x7fffffffffffffffLL, longest = 0;
-    for (long long k = b * threads + threadIdx.x; k < segments; k += grid * threads) {
-      const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
-      if (hi < lo && k < bad) bad = k;
-      if (hi - lo > longest) longest = hi - lo;
+    // four segments a step, their loads in flight together (short segments: the whole offsets array)
+    const long long stride = grid * threads;
+    for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
+      long long lo[4], hi[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+        hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        if (hi[j] < lo[j] && k < bad) bad = k;
+        if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+      }
     }
     block_min_max<threads>(bad, longest, s_bad, s_long);
     if (threadIdx.x == 0) {

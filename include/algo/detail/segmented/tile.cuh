@@ -371,6 +371,9 @@ __device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, i
                                            int valid, const typename K::acc_t (&x)[K::items]) {
   constexpr int items = K::items;
   constexpr int kind = tile_detail::writer_traits<W>::kind;
+  if constexpr (is_gated_writer<W>::value) {
+    if (!out.writer().open()) return;  // the offsets' verdict is bad: nothing is written
+  }
   if constexpr (kind == 2) {
     using Key = typename tile_detail::writer_traits<W>::key_t;
     if (cuda::warp_tile_io<Key, items>::bytes <= K::staging_bytes && valid == K::tile_items) {
