@@ -19,7 +19,9 @@
 // segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
 // offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more,
-// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long).
+// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
+// check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
+// offsets in their tiles (seg::offset_heads) instead of a heads mask built first.
 #pragma once
 
 #include <cstdint>
@@ -198,24 +200,16 @@ void with_copy(const char* name, const Policy& policy, It it, std::int64_t n, F&
 // ---- the lifted segmented scan, given heads -------------------------------------------------------
 /// out[i] for i in [0, n): the scan of values within the segments that heads marks; Mode:
 /// seg::lift_plain / lift_init (inclusive, without / with a per-segment init) / lift_exclusive.
-/// `gate`: none (write always), or the offsets' verdict on the device (seg::gated_writer: the scan
-/// is queued before the host has it and writes only when it is good).
-struct no_gate {};
-template <int Mode, class Acc, class Policy, class Heads, class ValIt, class OutIt, class Op, class Gate = no_gate>
+template <int Mode, class Acc, class Policy, class Heads, class ValIt, class OutIt, class Op>
 void segmented_scan_run(const char* name, const Policy& policy, Heads heads, ValIt values, std::int64_t n, OutIt out,
-                        Op op, const Acc& init, alias_kind alias, Gate gate = Gate{}) {
+                        Op op, const Acc& init, alias_kind alias) {
   using AOp = accumulate_with<Op, Acc>;
   const auto run = [&](auto vals, alias_kind a) {
     using L = seg::lift<Acc, Heads, decltype(vals), AOp, Mode>;
     const seg::indexed_iterator<L> in(L{heads, vals, AOp{op}, init}, 0);
     const auto o = kernel_view(policy, out);
-    if constexpr (std::is_same<Gate, no_gate>::value) {
-      const seg::indexed_output<seg::value_writer<decltype(o)>> lifted_out(seg::value_writer<decltype(o)>{o}, 0);
-      run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, a);
-    } else {
-      const seg::indexed_output<seg::gated_writer<decltype(o)>> lifted_out(seg::gated_writer<decltype(o)>{o, gate}, 0);
-      run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, a);
-    }
+    const seg::indexed_output<seg::value_writer<decltype(o)>> lifted_out(seg::value_writer<decltype(o)>{o}, 0);
+    run_lifted<Acc>(policy, in, n, lifted_out, seg::segmented_op<AOp>{AOp{op}}, a);
   };
   if (Mode == seg::lift_exclusive && alias != alias_kind::none) {
     // element i reads value i - 1, which an in-place scan has already overwritten: scan a copy
@@ -477,44 +471,28 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
                            OutIt out, Op op, const Acc& init) {
   const std::int64_t segments = checked_segments(name, policy, offsets_first, offsets_last);
   check_iterator(name, "offsets", policy, offsets_first, segments + 1);
-  // the host's checks of the element range [offsets[0], offsets[S])
-  const auto host_checks = [&](std::int64_t lo, std::int64_t hi) -> alias_kind {
-    const std::int64_t n = hi - lo;
-    check_iterator(name, "input", policy, first + lo, n);
-    check_iterator(name, "output", policy, out + lo, n);
-    if (n == 0) return alias_kind::none;
-    const alias_kind a = may_alias(first + lo, n, out + lo);
-    if (proven_overlap(first + lo, n, out + lo, n) && a != alias_kind::same_position)
-      fail(name, "the output overlaps the input other than exactly (in place)");
-    if (proven_overlap(offsets_first, segments + 1, out + lo, n)) fail(name, "the output overlaps the offsets");
-    return a;
+  const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
+  const std::int64_t n = info.last - info.first;
+  check_iterator(name, "input", policy, first + info.first, n);
+  check_iterator(name, "output", policy, out + info.first, n);
+  if (n == 0) return out + info.last;
+  const alias_kind a = may_alias(first + info.first, n, out + info.first);
+  if (proven_overlap(first + info.first, n, out + info.first, n) && a != alias_kind::same_position)
+    fail(name, "the output overlaps the input other than exactly (in place)");
+  if (proven_overlap(offsets_first, segments + 1, out + info.first, n)) fail(name, "the output overlaps the offsets");
+  const auto run = [&](auto heads) {
+    segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init, a);
   };
   if constexpr (offsets_in_tiles_v<Policy, InIt, OffIt>) {
 #if ALGO_HAS_CUDA
-    // algo::cuda: the scan is queued as soon as the check has published the offsets' ends, and
-    // writes only when the check's verdict (on the device) is good; each warp of a tile finds its
-    // segments in the offsets (no heads mask)
+    // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
     const auto offs = kernel_view(policy, offsets_first);
-    const seg::offsets_info info = seg::read_offsets_device_early(
-        name, policy, offs, segments, [&](std::int64_t lo, std::int64_t hi, const seg::offsets_check* verdict) {
-          const alias_kind a = host_checks(lo, hi);
-          if (hi == lo) return;
-          segmented_scan_run<Mode, Acc>(name, policy, seg::offset_heads<decltype(offs)>{offs, segments, lo, hi},
-                                        first + lo, hi - lo, out + lo, op, init, a,
-                                        reinterpret_cast<const long long*>(verdict));
-        });
-    return out + info.last;
+    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last});
 #endif
   } else {
-    const seg::offsets_info info = read_offsets(name, policy, offsets_first, segments);
-    const std::int64_t n = info.last - info.first;
-    const alias_kind a = host_checks(info.first, info.last);
-    if (n == 0) return out + info.last;
-    with_offset_heads(name, policy, offsets_first, segments, info, [&](auto heads) {
-      segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init, a);
-    });
-    return out + info.last;
+    with_offset_heads(name, policy, offsets_first, segments, info, run);
   }
+  return out + info.last;
 }
 
 #if ALGO_HAS_CUDA

@@ -11,7 +11,6 @@
 
 #include "../../error.hpp"
 #include "../../policy.hpp"
-#include "../cuda/reduce.cuh"
 #include "../cuda/runtime.cuh"
 #include "host.hpp"
 
@@ -23,26 +22,8 @@ struct offsets_check {
   long long max_length;  // the longest segment (what segmented_reduce chooses its kernel by)
 };
 
-/// Where the check kernel publishes offsets[0] and offsets[segments] to the host as soon as it
-/// starts (mapped pinned memory, `flag` set to `ticket` after them), before it has checked the rest.
-struct ends_pair {
-  long long first, last;
-};
-struct early_ends {
-  long long* ends = nullptr;  // null: not published
-  unsigned* flag = nullptr;
-  unsigned ticket = 0;
-};
-
 template <class OffIt>
-__global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r, early_ends early) {
-  if (early.ends && blockIdx.x == 0 && threadIdx.x == 0) {
-    volatile long long* e = early.ends;
-    e[0] = static_cast<long long>(offsets[0]);
-    e[1] = static_cast<long long>(offsets[segments]);
-    __threadfence_system();  // the ends are visible to the host before the flag
-    *static_cast<volatile unsigned*>(early.flag) = early.ticket;
-  }
+__global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   long long longest = 0;
   for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
@@ -101,8 +82,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0};
   cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
   cuda::check_launch(name, "write_value_kernel");
-  check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r,
-                                                                             early_ends{});
+  check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
   cuda::check_launch(name, "check_offsets_kernel");
   // the verdict comes back through pinned memory, and the host waits for that copy alone (an event
   // after it), not for what `queued` adds behind it
@@ -123,70 +103,6 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   std::memcpy(&got, staging, sizeof(got));
   return checked_info(name, got);
 }
-/// The same check, for work that needs only the ends: `on_ends(first, last, verdict)` runs as soon
-/// as the check kernel has published offsets[0] and offsets[segments] to the host (mapped memory,
-/// at the kernel's start), with `verdict` the device copy of the whole check (complete when
-/// anything queued after it on the stream runs: a kernel queued there reads it before writing
-/// anything, as the segmented scans' gated writer does). Then the host waits for the whole check
-/// and raises algo::error when it is bad, as read_offsets_device does (what on_ends queued must
-/// have written nothing then). Without mapped memory, on_ends runs after the whole check.
-/// Returns the checked offsets.
-template <class OffIt, class OnEnds>
-offsets_info read_offsets_device_early(const char* name, const device_policy_base& policy, OffIt offsets,
-                                       std::int64_t segments, OnEnds&& on_ends) {
-  refuse_offsets_under_capture(name, policy);
-  long long* ends = static_cast<long long*>(cuda::mapped_result_slot(name, 16 + 2 * sizeof(long long)));
-  if (!ends) {
-    const offsets_info info = read_offsets_device(name, policy, offsets, segments, [](const offsets_check*) {});
-    cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
-    const offsets_check good{info.first, info.last, 0x7fffffffffffffffLL, info.max_length};
-    cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(tmp.as<offsets_check>(), good);
-    cuda::check_launch(name, "write_value_kernel");
-    on_ends(info.first, info.last, static_cast<const offsets_check*>(tmp.as<offsets_check>()));
-    return info;
-  }
-  early_ends early;
-  early.flag = reinterpret_cast<unsigned*>(ends);
-  early.ends = ends + 2;  // 16 bytes in
-  early.ticket = cuda::next_result_ticket();  // the slot's counter (the reduce's too: no stale flag matches)
-  cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
-  auto* r = tmp.as<offsets_check>();
-  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0};
-  cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
-  cuda::check_launch(name, "write_value_kernel");
-  check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r,
-                                                                             early);
-  cuda::check_launch(name, "check_offsets_kernel");
-  thread_local cuda::pinned_host_block staging_block;
-  auto* staging = static_cast<offsets_check*>(staging_block.at_least(name, sizeof(offsets_check), cudaHostAllocDefault));
-  check_cuda(cudaMemcpyAsync(staging, r, sizeof(offsets_check), cudaMemcpyDeviceToHost, policy.stream), name,
-             "cudaMemcpyAsync");
-  cudaEvent_t copied = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), name, "cudaEventCreate");
-  struct event_owner {
-    cudaEvent_t e;
-    ~event_owner() { cudaEventDestroy(e); }
-  } owner{copied};
-  check_cuda(cudaEventRecord(copied, policy.stream), name, "cudaEventRecord");
-  const ends_pair e =
-      cuda::wait_for_result(name, policy.stream,
-                            cuda::result_slot<ends_pair>{reinterpret_cast<ends_pair*>(early.ends), early.flag, early.ticket});
-  const long long first = e.first, last = e.last;
-  // ends that cannot be right leave the verdict to say why (offsets[0] < 0, or a decrease)
-  if (first >= 0 && last >= first) {
-    try {
-      on_ends(first, last, static_cast<const offsets_check*>(r));
-    } catch (...) {
-      (void)cudaEventSynchronize(copied);  // the verdict's copy lands before the staging serves another call
-      throw;
-    }
-  }
-  check_cuda(cudaEventSynchronize(copied), name, "cudaEventSynchronize");
-  offsets_check got;
-  std::memcpy(&got, staging, sizeof(got));
-  return checked_info(name, got);
-}
-
 template <class OffIt>
 offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
                                  std::int64_t segments) {

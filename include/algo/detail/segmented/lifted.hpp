@@ -266,32 +266,10 @@ struct value_writer {
   }
 };
 
-/// Scans queued before the host has the offsets' verdict (the segmented scans over offsets in
-/// memory on algo::cuda): out[i] = value only when the verdict is good. `gate` is the verdict on
-/// the device, complete before the scan runs (offsets_check's layout: [0] offsets[0], [2] the first
-/// decreasing segment, INT64_MAX for none).
-template <class OutIt>
-struct gated_writer {
-  OutIt out;
-  const long long* gate;
-  ALGO_HD bool open() const { return gate[0] >= 0 && gate[2] == 0x7fffffffffffffffLL; }
-  ALGO_EXEC_CHECK_DISABLE
-  template <class Acc>
-  ALGO_HD void operator()(std::int64_t i, const seg_value<Acc>& v) const {
-    if (open()) out[i] = v.value;
-  }
-};
-
 template <class W>
 struct is_value_writer_to_pointer : std::false_type {};
 template <class T>
 struct is_value_writer_to_pointer<value_writer<T*>> : std::true_type {};
-template <class T>
-struct is_value_writer_to_pointer<gated_writer<T*>> : std::true_type {};
-template <class W>
-struct is_gated_writer : std::false_type {};
-template <class T>
-struct is_gated_writer<gated_writer<T>> : std::true_type {};
 
 /// reduce_by_key: the first element of a run writes its key, the last one the run's fold, both to
 /// position runs - 1 of the outputs; the last element also stores the number of runs in *count.

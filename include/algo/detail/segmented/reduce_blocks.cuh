@@ -7,10 +7,12 @@
 //   choose   from what the offsets check finds (the host reads it back anyway: the element count):
 //            at least `min_mean` elements a segment on average, no segment over `max_skew` times the
 //            mean (one block per segment stays balanced), and enough segments to fill the device.
-//            Otherwise the merge path, which is right for every mix. With offsets in memory the
-//            launch is queued behind the check before the host waits for it (`speculation`): the
-//            blocks read the check's verdict on the device and write nothing unless it holds, so the
-//            host's wait overlaps the kernel instead of preceding it.
+//            Otherwise the merge path, which is right for every mix. With offsets in memory (and
+//            at least as many segments as SMs) the check is the kernel's own first phase (`fused`,
+//            below: one cooperative launch, the verdict to the host through mapped memory); where
+//            that launch is not possible, the blocks kernel is queued behind a separate check
+//            (`speculation`): its blocks read the verdict on the device and write nothing unless
+//            it holds, so the host's wait overlaps the kernel instead of preceding it.
 //   blocks   a grid of the blocks that fit on the device at once, each taking segments k, k + grid,
 //            ...: reads offsets[k] and offsets[k + 1], lays the segment out for one block (on the
 //            device: the segment's misalignment to 16 bytes is known only there), folds it, writes

@@ -4,8 +4,11 @@
 //   load   the values (and the keys, for runs of keys) move as 16-byte words into a blocked
 //          arrangement (the warp-striped staging of block_load_store.cuh), and each thread works
 //          out its items' head flags in registers: from its keys and the key before its first
-//          item (one extra load per thread), from its 32-bit window of the heads mask, or from
-//          one division for uniform segments; then lifts (head, value) pairs;
+//          item (one extra load per thread), from its 32-bit window of the heads mask, from the
+//          offsets themselves (offset_heads: each warp searches for its chunk's first segment
+//          while its values' loads are in flight, then walks the offsets of its chunk: every
+//          tile, partial ones too, through load_offsets_tile), or from one division for uniform
+//          segments; then lifts (head, value) pairs;
 //   store  value_writer into a pointer: the values move out as 16-byte words.
 // Anything else (partial tiles, iterators that are not pointers, types whose staging would not fit)
 // goes through the generic element-wise path.
@@ -371,9 +374,6 @@ __device__ __forceinline__ void store_lifted_tile(typename K::temp_storage& s, i
                                            int valid, const typename K::acc_t (&x)[K::items]) {
   constexpr int items = K::items;
   constexpr int kind = tile_detail::writer_traits<W>::kind;
-  if constexpr (is_gated_writer<W>::value) {
-    if (!out.writer().open()) return;  // the offsets' verdict is bad: nothing is written
-  }
   if constexpr (kind == 2) {
     using Key = typename tile_detail::writer_traits<W>::key_t;
     if (cuda::warp_tile_io<Key, items>::bytes <= K::staging_bytes && valid == K::tile_items) {
