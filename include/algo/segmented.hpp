@@ -23,7 +23,9 @@
 // segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
 // offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more,
-// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long).
+// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
+// check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
+// offsets in their tiles (seg::offset_heads) instead of a heads mask built first.
 #pragma once
 
 #include <cstdint>
@@ -518,6 +520,18 @@ std::int64_t checked_segments(const char* name, const Policy&, OffIt offsets_fir
   return count - 1;
 }
 
+/// Whether the segmented scans read the offsets in their tiles (seg::offset_heads: algo::cuda, offsets
+/// and values in contiguous device storage) rather than through a heads mask built first.
+template <class Policy, class InIt, class OffIt>
+inline constexpr bool offsets_in_tiles_v = false;
+#if ALGO_HAS_CUDA
+template <class... S, class InIt, class OffIt>
+inline constexpr bool offsets_in_tiles_v<cuda_policy<S...>, InIt, OffIt> =
+    !std::is_same<OffIt, uniform_offsets_iterator>::value &&
+    std::is_pointer<decltype(cuda::unwrap(std::declval<const OffIt&>()))>::value &&
+    std::is_pointer<decltype(cuda::unwrap(std::declval<const InIt&>()))>::value;
+#endif
+
 template <int Mode, class Acc, class Policy, class InIt, class OffIt, class OutIt, class Op>
 OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last,
                            OutIt out, Op op, const Acc& init) {
@@ -532,10 +546,18 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   if (proven_overlap(first + info.first, n, out + info.first, n) && a != alias_kind::same_position)
     fail(name, "the output overlaps the input other than exactly (in place)");
   if (proven_overlap(offsets_first, segments + 1, out + info.first, n)) fail(name, "the output overlaps the offsets");
-  with_offset_heads(name, policy, offsets_first, segments, info, [&](auto heads) {
-    segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init,
-                                  a);
-  });
+  const auto run = [&](auto heads) {
+    segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init, a);
+  };
+  if constexpr (offsets_in_tiles_v<Policy, InIt, OffIt>) {
+#if ALGO_HAS_CUDA
+    // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
+    const auto offs = kernel_view(policy, offsets_first);
+    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last});
+#endif
+  } else {
+    with_offset_heads(name, policy, offsets_first, segments, info, run);
+  }
   return out + info.last;
 }
 
@@ -580,6 +602,40 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
 }
 #endif
 
+/// The block-per-segment kernel with the offsets check as its first phase (one launch,
+/// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
+/// offsets (algo::error when bad: nothing was written) and the kernel wrote the results when
+/// seg::segment_blocks::suits holds and the input is clear of the output.
+template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>
+bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
+                          OutIt out, const T& init, Op op, seg::offsets_info& info) {
+  const int sm_count = cuda::current_device_info().sm_count;
+  if (segments < sm_count) return false;  // never long enough (seg::segment_blocks::suits)
+  seg::refuse_offsets_under_capture(name, policy);
+  try {
+    check_iterator(name, "input", policy, first, 1);  // a pointer the device reaches (else the checks after say why)
+  } catch (...) {
+    return false;
+  }
+  const auto* in = raw_address(first);
+  const auto* o = raw_address(out);
+  seg::segment_blocks::speculation spec;
+  spec.check = nullptr;  // set on the device
+  spec.sm_count = sm_count;
+  spec.in = reinterpret_cast<const char*>(in);
+  spec.in_size = sizeof(*in);
+  spec.out = reinterpret_cast<const char*>(o);
+  spec.out_bytes = static_cast<std::size_t>(segments) * sizeof(*o);
+  seg::offsets_check verdict{};
+  if (!seg::segment_blocks::fused<typename Policy::warp_phase>(name, policy, kernel_view(policy, first),
+                                                               kernel_view(policy, offsets), segments,
+                                                               kernel_view(policy, out), static_cast<Acc>(init), op,
+                                                               init, spec, verdict))
+    return false;
+  info = seg::checked_info(name, verdict);
+  return true;
+}
+
 template <class Acc, class T, class Policy, class InIt, class OffIt, class OutIt, class Op>
 void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out,
                             const T& init, Op op) {
@@ -593,11 +649,17 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
 #if ALGO_HAS_CUDA
   bool queued = false;  // the block-per-segment kernel went out behind the check
   if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
-    info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
-                                    [&](const seg::offsets_check* check) {
-                                      queued = speculate_segment_blocks<Acc>(name, policy, first, offsets_first,
-                                                                             segments, out, init, op, check);
-                                    });
+    // one launch: the check in the block-per-segment kernel's first phase; else the check, and the
+    // kernel queued behind it
+    if (!fused_segment_blocks<Acc>(name, policy, first, offsets_first, segments, out, init, op, info)) {
+      info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
+                                      [&](const seg::offsets_check* check) {
+                                        queued = speculate_segment_blocks<Acc>(name, policy, first, offsets_first,
+                                                                               segments, out, init, op, check);
+                                      });
+    } else {
+      queued = true;
+    }
   } else {
     info = read_offsets(name, policy, offsets_first, segments);
   }

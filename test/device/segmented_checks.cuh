@@ -1136,6 +1136,145 @@ void check_long_in_memory(const Policy& policy) {
   require_device_ok("end of check_long_in_memory");
 }
 
+/// The offsets read in the scans' tiles (algo::cuda: each warp of a tile finds its segments in the
+/// offsets, no heads mask) and the block-per-segment kernel's check in its own first phase: layouts
+/// around the warp chunks (512 elements) and tiles, runs of empty segments longer than one walk
+/// step (128 offsets), heads only near the end, offsets from 0 and 4 (16-byte aligned values: the
+/// vector load) and from 1 (element loads), int32 and int64 offsets; int32 values (exact) and
+/// float values holding small integers (exact, and the same bits twice). Bad offsets that would
+/// send a speculative fold out of range (a huge offset, offsets[0] < 0) raise before anything is
+/// written.
+template <class Policy>
+void check_offsets_in_tiles(const Policy& policy) {
+  std::vector<layout> layouts;
+  {
+    layout l{"heads at 512 k - 1, 512 k, 512 k + 1", {0}};
+    const std::int64_t n = 4096 * 3 + 100;
+    for (std::int64_t c = 512; c < n; c += 512)
+      for (std::int64_t d : {-1, 0, 1})
+        if (c + d > l.offsets.back() && c + d < n) l.offsets.push_back(c + d);
+    l.offsets.push_back(n);
+    layouts.push_back(l);
+  }
+  {
+    layout l{"300 empty segments at 700, 200 at 4095, 200 at the end", {0, 700}};
+    for (int i = 0; i < 300; ++i) l.offsets.push_back(700);
+    l.offsets.push_back(701);
+    for (int i = 0; i < 200; ++i) l.offsets.push_back(4095);
+    l.offsets.push_back(5000);
+    l.offsets.push_back(9000);
+    for (int i = 0; i < 200; ++i) l.offsets.push_back(9000);
+    layouts.push_back(l);
+  }
+  layouts.push_back(layout{"one segment of 100000", {0, 100000}});
+  {
+    layout l{"heads only in the last chunk", {0, 20000 - 300, 20000 - 5, 20000 - 1, 20000}};
+    layouts.push_back(l);
+  }
+  layouts.push_back(ones_layout(5000));
+  layouts.push_back(random_layout(small_run() ? 30000 : 300000, 20, 1201));
+  layouts.push_back(random_layout(small_run() ? 30000 : 300000, 2000, 1202));
+  for (const layout& l0 : layouts) {
+    for (std::int64_t from : {std::int64_t(0), std::int64_t(4), std::int64_t(1)}) {
+      std::vector<std::int64_t> h_o = l0.offsets;
+      for (auto& v : h_o) v += from;
+      const std::int64_t n = h_o.back() + 3;
+      const auto un = static_cast<std::size_t>(n);
+      INFO("policy " << policy_name<Policy>() << ", layout: " << l0.name << " (" << l0.segments() << " segments), from "
+                     << from);
+      std::vector<std::int32_t> h_x(un);
+      std::uint64_t st = 77 + static_cast<std::uint64_t>(from);
+      for (auto& v : h_x) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        v = static_cast<std::int32_t>((st >> 40) % 8);
+      }
+      std::vector<float> h_f(h_x.begin(), h_x.end());
+      device_buffer<std::int64_t> o(h_o);
+      device_buffer<std::int32_t> o32(offsets_as<std::int32_t>(h_o));
+      device_buffer<std::int32_t> x(h_x), out(un), red(static_cast<std::size_t>(l0.segments()));
+      device_buffer<float> xf(h_f), outf(un);
+      const std::vector<std::int32_t> base(un, sentinel_value<std::int32_t>());
+      {
+        INFO("segmented_inclusive_scan, int64 offsets");
+        algo::segmented_inclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin());
+        CHECK(out.download() == ref_segmented_inclusive_scan<std::int32_t>(h_x, h_o, algo::plus<>{}, base));
+        CHECK(out.guard_intact());
+      }
+      {
+        INFO("segmented_inclusive_scan with init 5, int32 offsets");
+        out.fill_sentinel();
+        algo::segmented_inclusive_scan(policy, x.begin(), o32.begin(), o32.end(), out.begin(), algo::plus<>{}, 5);
+        CHECK(out.download() == ref_segmented_inclusive_scan<std::int32_t>(h_x, h_o, algo::plus<>{}, 5, base));
+      }
+      {
+        INFO("segmented_exclusive_scan with init -2");
+        out.fill_sentinel();
+        algo::segmented_exclusive_scan(policy, x.begin(), o.begin(), o.end(), out.begin(), -2);
+        CHECK(out.download() == ref_segmented_exclusive_scan<std::int32_t>(h_x, h_o, -2, algo::plus<>{}, base));
+      }
+      {
+        INFO("segmented_reduce");
+        algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), 1);
+        CHECK(red.download() == ref_segmented_reduce<std::int32_t>(h_x, h_o, 1, algo::plus<>{}));
+        CHECK(red.guard_intact());
+      }
+      {
+        INFO("segmented_inclusive_scan, float (small integers: exact), twice");
+        algo::segmented_inclusive_scan(policy, xf.begin(), o.begin(), o.end(), outf.begin());
+        const auto got = outf.download();
+        const std::vector<float> fbase(un, sentinel_value<float>());
+        CHECK(same_bits(got, ref_segmented_inclusive_scan<float>(h_f, h_o, algo::plus<>{}, fbase)));
+        outf.fill_sentinel();
+        algo::segmented_inclusive_scan(policy, xf.begin(), o.begin(), o.end(), outf.begin());
+        CHECK(same_bits(outf.download(), got));
+      }
+    }
+  }
+  {
+    INFO("long segments in memory, bad offsets a speculative fold must not follow: raises, nothing written");
+    const std::int64_t S = 400;
+    std::vector<std::int64_t> h_o{0};
+    for (std::int64_t k = 0; k < S; ++k) h_o.push_back(h_o.back() + 2048 + (k * 37) % 3000);
+    const auto un = static_cast<std::size_t>(h_o.back());
+    device_buffer<float> x(std::vector<float>(un, 1.0f)), red(static_cast<std::size_t>(S));
+    {
+      std::vector<std::int64_t> bad = h_o;
+      bad[static_cast<std::size_t>(S / 3)] = std::int64_t(1) << 40;
+      device_buffer<std::int64_t> d(bad);
+      require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
+      require_error("segmented_inclusive_scan",
+                    [&] { algo::segmented_inclusive_scan(policy, x.begin(), d.begin(), d.end(), x.begin()); });
+    }
+    {
+      std::vector<std::int64_t> bad = h_o;
+      bad[0] = -5;
+      device_buffer<std::int64_t> d(bad);
+      require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
+    }
+    {
+      std::vector<std::int64_t> bad = h_o;
+      bad[static_cast<std::size_t>(S - 1)] = bad[static_cast<std::size_t>(S)] + 1;  // the last segment decreases
+      device_buffer<std::int64_t> d(bad);
+      require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
+    }
+    require_device_ok("after the bad long offsets");
+    CHECK(red.untouched());
+    CHECK(x.download() == std::vector<float>(un, 1.0f));
+    {
+      INFO("the same offsets, good: every segment's sum, twice");
+      device_buffer<std::int64_t> d(h_o);
+      for (int rep = 0; rep < 2; ++rep) {
+        red.fill_sentinel();
+        algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.5f);
+        std::vector<float> want;
+        for (std::int64_t k = 0; k < S; ++k) want.push_back(0.5f + static_cast<float>(h_o[k + 1] - h_o[k]));
+        CHECK(red.download() == want);
+      }
+    }
+  }
+  require_device_ok("end of check_offsets_in_tiles");
+}
+
 /// segmented_reduce over more than 2^31 elements of a counting iterator: uniform segments of
 /// 2^20 + 7 (2049 of them), and device offsets {0, 5, n} with a giant second segment.
 template <class Policy>

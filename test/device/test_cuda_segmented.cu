@@ -39,6 +39,9 @@ TEST_CASE("cuda segmented_reduce: long uniform segments (block per segment)", "[
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }
+TEST_CASE("cuda segmented: offsets read in the tiles, the check in the block-per-segment kernel", "[cuda][segmented][offsets]") {
+  seg_test::check_offsets_in_tiles(algo::cuda);
+}
 TEST_CASE("cuda segmented: keys equal modulo 10", "[cuda][segmented][key_equal]") { seg_test::check_key_equal(algo::cuda); }
 TEST_CASE("cuda segmented: accumulator types", "[cuda][segmented][types]") { seg_test::check_accumulators(algo::cuda); }
 TEST_CASE("cuda segmented: in place", "[cuda][segmented][inplace]") { seg_test::check_in_place(algo::cuda); }

@@ -48,6 +48,24 @@ inline unsigned small_grid(long long work, int threads) {
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks);
 }
 
+/// Device-resident offsets are read back to the host (the number of elements): refused under capture.
+inline void refuse_offsets_under_capture(const char* name, const device_policy_base& policy) {
+  if (cuda::stream_is_capturing(policy.stream, name))
+    fail(name,
+         "reads the ends of device-resident offsets back to the host (the number of elements), which needs a "
+         "synchronization and cannot be captured into a CUDA graph; use algo::uniform_offsets, or call it "
+         "outside the capture");
+}
+
+/// The check's verdict as offsets_info, or algo::error naming what is wrong.
+inline offsets_info checked_info(const char* name, const offsets_check& got) {
+  if (got.bad_at != 0x7fffffffffffffffLL)
+    fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
+                   "] < offsets[" + std::to_string(got.bad_at) + "])");
+  if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
+  return offsets_info{got.first, got.last, got.max_length};
+}
+
 /// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
 /// below 0) and returns offsets[0], offsets[segments] and the longest segment. Synchronizes the stream, so it is
 /// refused under graph capture (algo::uniform_offsets needs no check and no synchronization).
@@ -57,11 +75,7 @@ inline unsigned small_grid(long long work, int threads) {
 template <class OffIt, class Queued>
 offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,
                                  std::int64_t segments, Queued&& queued) {
-  if (cuda::stream_is_capturing(policy.stream, name))
-    fail(name,
-         "reads the ends of device-resident offsets back to the host (the number of elements), which needs a "
-         "synchronization and cannot be captured into a CUDA graph; use algo::uniform_offsets, or call it "
-         "outside the capture");
+  refuse_offsets_under_capture(name, policy);
   cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
   auto* r = tmp.as<offsets_check>();
   // bad_at starts at LLONG_MAX, so that atomicMin keeps the first bad segment seen
@@ -87,11 +101,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   check_cuda(cudaEventSynchronize(copied), name, "cudaEventSynchronize");
   offsets_check got;
   std::memcpy(&got, staging, sizeof(got));
-  if (got.bad_at != 0x7fffffffffffffffLL)
-    fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
-                   "] < offsets[" + std::to_string(got.bad_at) + "])");
-  if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
-  return offsets_info{got.first, got.last, got.max_length};
+  return checked_info(name, got);
 }
 template <class OffIt>
 offsets_info read_offsets_device(const char* name, const device_policy_base& policy, OffIt offsets,

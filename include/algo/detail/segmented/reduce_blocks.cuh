@@ -7,10 +7,12 @@
 //   choose   from what the offsets check finds (the host reads it back anyway: the element count):
 //            at least `min_mean` elements a segment on average, no segment over `max_skew` times the
 //            mean (one block per segment stays balanced), and enough segments to fill the device.
-//            Otherwise the merge path, which is right for every mix. With offsets in memory the
-//            launch is queued behind the check before the host waits for it (`speculation`): the
-//            blocks read the check's verdict on the device and write nothing unless it holds, so the
-//            host's wait overlaps the kernel instead of preceding it.
+//            Otherwise the merge path, which is right for every mix. With offsets in memory (and
+//            at least as many segments as SMs) the check is the kernel's own first phase (`fused`,
+//            below: one cooperative launch, the verdict to the host through mapped memory); where
+//            that launch is not possible, the blocks kernel is queued behind a separate check
+//            (`speculation`): its blocks read the verdict on the device and write nothing unless
+//            it holds, so the host's wait overlaps the kernel instead of preceding it.
 //   blocks   a grid of the blocks that fit on the device at once, each taking segments k, k + grid,
 //            ...: reads offsets[k] and offsets[k + 1], lays the segment out for one block (on the
 //            device: the segment's misalignment to 16 bytes is known only there), folds it, writes
@@ -19,6 +21,8 @@
 // run.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <type_traits>
 
@@ -101,6 +105,267 @@ __global__ void __launch_bounds__(Agent::threads)
   }
 }
 
+// ---- fused: the offsets check and the blocks in one launch ------------------------------------------------
+// With offsets in memory the check runs in the kernel's first phase: block b checks segments b*T +
+// t, b*T + t + G*T, ... (T threads, G blocks) and publishes its share (the first decrease it saw,
+// its longest segment) in its own slot, tagged with the call's ticket (no slot needs clearing
+// before the launch: a slot holding another tag is not yet written). A block writes nothing until
+// every slot carries the tag; then it has the whole verdict (the same in every block) and writes
+// its segments only when it holds (speculation's test). The grid is cooperative (every block
+// resident at once), so waiting for the other blocks' slots always ends. Block 0 also publishes
+// the verdict to the host (mapped pinned memory, a flag after it), which the host waits for
+// instead of a copy and a synchronization: the stream holds this one launch.
+// Before the verdict a block may fold its first segment already, but only when that read stays
+// inside [offsets[0], offsets[S]) and is short (fused_speculate elements), so bad offsets read
+// nothing out of range and short-segment offsets (the merge path's) waste little.
+
+/// One block's share of the check, published with the call's tag.
+struct check_slot {
+  unsigned long long tag;
+  long long bad_at;
+  long long max_length;
+  long long pad;
+};
+
+/// What the fused kernel needs besides the blocks kernel's arguments.
+struct fused_args {
+  check_slot* slots = nullptr;  // gridDim.y of them
+  unsigned long long tag = 0;
+  offsets_check* host_check = nullptr;  // mapped pinned memory: the verdict for the host
+  unsigned* host_flag = nullptr;        // set to `ticket` after host_check
+  unsigned ticket = 0;
+  speculation spec;  // its `check` is the block's own copy of the verdict (set on the device)
+};
+
+/// Blocks of the fused kernel per SM the compiler keeps registers for (48 registers, no spills with
+/// float sums; 6 would spill).
+inline constexpr int fused_min_blocks = 5;
+
+/// The longest first segment a block folds before the verdict.
+inline constexpr long long fused_speculate = 8192;
+
+/// (min bad, max longest) over the block into thread 0's return value; every thread calls it.
+template <int Threads>
+__device__ __forceinline__ void block_min_max(long long& bad, long long& longest, long long (&s_bad)[Threads / 32],
+                                              long long (&s_long)[Threads / 32]) {
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const long long ob = __shfl_down_sync(0xffffffffu, bad, d);
+    const long long ol = __shfl_down_sync(0xffffffffu, longest, d);
+    if (ob < bad) bad = ob;
+    if (ol > longest) longest = ol;
+  }
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  if ((threadIdx.x & 31) == 0) {
+    s_bad[warp] = bad;
+    s_long[warp] = longest;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < Threads / 32; ++w) {
+      if (s_bad[w] < bad) bad = s_bad[w];
+      if (s_long[w] > longest) longest = s_long[w];
+    }
+  }
+  __syncthreads();  // the arrays serve the next call
+}
+
+template <class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op, class T>
+__global__ void __launch_bounds__(Agent::threads, fused_min_blocks)
+    fused_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t, fused_args fa) {
+  constexpr int threads = Agent::threads;
+  __shared__ typename Agent::storage smem;
+  __shared__ long long s_bad[threads / 32], s_long[threads / 32];
+  __shared__ int s_go;
+  const long long grid = gridDim.y, b = blockIdx.y;
+  // ---- phase 1: this block's share of the check ----------------------------------------------------------
+  {
+    long long bad = 0x7fffffffffffffffLL, longest = 0;
+    // four segments a step, their loads in flight together (short segments: the whole offsets array)
+    const long long stride = grid * threads;
+    for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
+      long long lo[4], hi[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+        hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        if (hi[j] < lo[j] && k < bad) bad = k;
+        if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+      }
+    }
+    block_min_max<threads>(bad, longest, s_bad, s_long);
+    if (threadIdx.x == 0) {
+      volatile check_slot* slot = fa.slots + b;
+      slot->bad_at = bad;
+      slot->max_length = longest;
+      __threadfence();  // the share before its tag
+      slot->tag = fa.tag;
+    }
+  }
+  const long long o_first = static_cast<long long>(offsets[0]), o_last = static_cast<long long>(offsets[segments]);
+  // ---- the verdict: every slot tagged, folded; block 0 tells the host -----------------------------------------
+  bool known = false;
+  const auto verdict = [&]() -> bool {
+    long long bad = 0x7fffffffffffffffLL, longest = 0;
+    for (long long i = threadIdx.x; i < grid; i += threads) {
+      const volatile check_slot* slot = fa.slots + i;
+      while (slot->tag != fa.tag) __nanosleep(64);
+      __threadfence();
+      const long long sb = slot->bad_at, sl = slot->max_length;
+      if (sb < bad) bad = sb;
+      if (sl > longest) longest = sl;
+    }
+    block_min_max<threads>(bad, longest, s_bad, s_long);
+    if (threadIdx.x == 0) {
+      const offsets_check c{o_first, o_last, bad, longest};
+      speculation spec = fa.spec;
+      spec.check = &c;
+      s_go = go_ahead(spec, segments) ? 1 : 0;
+      if (b == 0) {
+        volatile offsets_check* h = fa.host_check;
+        h->first = c.first;
+        h->last = c.last;
+        h->bad_at = c.bad_at;
+        h->max_length = c.max_length;
+        __threadfence_system();  // the verdict is visible to the host before the flag
+        *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
+      }
+    }
+    __syncthreads();
+    known = true;
+    return s_go != 0;
+  };
+  // ---- phase 2: segments b, b + G, ... -------------------------------------------------------------------
+  const auto fold = [&](long long lo, long long hi) -> Acc {  // thread 0's result for [lo, hi), lo < hi
+    const It seg = first + lo;
+    int offset = 0;
+    if constexpr (Vector) offset = misalignment(seg);
+    const cuda::reduce_layout L =
+        cuda::make_reduce_layout(hi - lo, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
+    const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
+    __syncthreads();  // the agent's shared memory serves the next segment
+    return static_cast<Acc>(op(init, part.value));
+  };
+  long long k = b;  // < segments: the grid has at most `segments` rows
+  {
+    // the first segment: folded before the verdict when that is safe (the same in every thread)
+    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
+    const bool safe = o_first >= 0 && o_first <= lo && lo <= hi && hi <= o_last && hi - lo <= fused_speculate;
+    if (!safe && !verdict()) return;
+    Acc value = init;
+    if (lo != hi) value = fold(lo, hi);
+    if (!known && !verdict()) return;
+    if (threadIdx.x == 0) {
+      if (lo == hi) out[k] = init_as_t;
+      else out[k] = value;
+    }
+  }
+  // the rest, with the next segment's offsets read before this one is folded
+  k += grid;
+  long long lo = 0, hi = 0;
+  if (k < segments) {
+    lo = static_cast<long long>(offsets[k]);
+    hi = static_cast<long long>(offsets[k + 1]);
+  }
+  for (; k < segments; k += grid) {
+    long long next_lo = 0, next_hi = 0;
+    if (k + grid < segments) {
+      next_lo = static_cast<long long>(offsets[k + grid]);
+      next_hi = static_cast<long long>(offsets[k + grid + 1]);
+    }
+    if (lo == hi) {  // the same for every thread of the block
+      if (threadIdx.x == 0) out[k] = init_as_t;
+    } else {
+      const Acc value = fold(lo, hi);
+      if (threadIdx.x == 0) out[k] = value;
+    }
+    lo = next_lo;
+    hi = next_hi;
+  }
+}
+
+/// Names the fused kernel for the occupancy cache.
+template <class Agent, class Kernel>
+struct fused_key {};
+
+/// Whether the current device runs cooperative launches (cached per device).
+inline bool cooperative_launch_supported(const char* name) {
+  static std::atomic<int> cache[64];  // 0: not asked; 1: no; 2: yes
+  const int dev = cuda::current_device_info().device;
+  if (dev < 64) {
+    const int c = cache[dev].load(std::memory_order_relaxed);
+    if (c) return c == 2;
+  }
+  int v = 0;
+  check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrCooperativeLaunch, dev), name, "cudaDeviceGetAttribute");
+  if (dev < 64) cache[dev].store(v ? 2 : 1, std::memory_order_relaxed);
+  return v != 0;
+}
+
+/// A tag no earlier call of this process used (slots left in reused memory never match it).
+inline unsigned long long next_fused_tag() {
+  static std::atomic<unsigned long long> counter{
+      0x9e3779b97f4a7c15ull ^
+      static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count()) * 0xbf58476d1ce4e5b9ull};
+  unsigned long long t = counter.fetch_add(1, std::memory_order_relaxed);
+  if (t == 0) t = counter.fetch_add(1, std::memory_order_relaxed);
+  return t;
+}
+
+/// The fused launch: checks the offsets and, when they are good, the segments long and the input
+/// clear of the output (spec), writes out[k] for every segment. Returns false when it launched
+/// nothing (no mapped host memory, no cooperative launch, or the grid would not fit at once): the
+/// caller then checks the offsets its own way. Otherwise `verdict` holds the check (as
+/// read_offsets_device's) and the kernel wrote the results exactly when go_ahead holds for it.
+template <bool Vector, class Phase, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
+bool run_fused(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
+               OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
+               offsets_check& verdict) {
+  using V = typename cuda::load_traits<It>::value_type;
+  using Tuning = cuda::reduce_tuning<V, Acc>;
+  using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
+  using Op = accumulate_with<RawOp, Acc>;
+  if (!cooperative_launch_supported(name)) return false;
+  constexpr std::size_t value_offset = 16;
+  void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
+  if (!mapped) return false;
+  const auto kernel = fused_kernel<Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const long long resident = cuda::resident_blocks<fused_key<Agent, decltype(kernel)>>(
+      name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
+  long long rows = segments < resident ? segments : resident;
+  if (rows > 65535) rows = 65535;
+  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(rows) * sizeof(check_slot));
+  fused_args fa;
+  fa.slots = slots.as<check_slot>();
+  fa.tag = next_fused_tag();
+  auto* base = static_cast<unsigned char*>(mapped);
+  fa.host_flag = reinterpret_cast<unsigned*>(base);
+  fa.host_check = reinterpret_cast<offsets_check*>(base + value_offset);
+  fa.ticket = cuda::next_result_ticket();
+  fa.spec = spec;
+  long long segs = static_cast<long long>(segments);
+  Acc init_v = init;
+  Op op{raw_op};
+  T init_t = init_as_t;
+  void* args[] = {&first, &offsets, &segs, &out, &init_v, &op, &init_t, &fa};
+  const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                    dim3(1, static_cast<unsigned>(rows)), dim3(Agent::threads), args,
+                                                    0, policy.stream);
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check_cuda(e, name, "cudaLaunchCooperativeKernel(segment_blocks::fused_kernel)");
+  const cuda::result_slot<offsets_check> slot{fa.host_check, fa.host_flag, fa.ticket};
+  verdict = cuda::wait_for_result(name, policy.stream, slot);
+  return true;
+}
+
 /// Names the blocks kernel for the occupancy cache.
 template <class Agent, class Kernel>
 struct blocks_key {};
@@ -139,6 +404,21 @@ void reduce(const char* name, const device_policy_base& policy, ValIt values, Of
     run<true, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t, spec);
   } else {
     run<false, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t, spec);
+  }
+}
+
+/// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
+template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
+bool fused(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t segments,
+           OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
+           offsets_check& verdict) {
+  static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
+  auto first = cuda::unwrap_input(values);
+  using Src = decltype(first);
+  if constexpr (std::is_pointer<Src>::value && cuda::load_traits<Src>::vectorizable) {
+    return run_fused<true, Phase>(name, policy, first, offsets, segments, out, init, raw_op, init_as_t, spec, verdict);
+  } else {
+    return run_fused<false, Phase>(name, policy, first, offsets, segments, out, init, raw_op, init_as_t, spec, verdict);
   }
 }
 
