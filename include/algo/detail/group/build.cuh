@@ -68,6 +68,10 @@ struct oa_tuning {
   static constexpr unsigned partition_singletons = 2458;  // 60 %
   static constexpr unsigned partition_repeated = 4;       // uniform keys: m > 2^22
   static constexpr unsigned partition_skew = 0;
+  /// The partitioned build's scatter passes: blocks a multiprocessor holds (0: 5 for 4-byte
+  /// aggregates, 4 for 8-byte ones; the registers are capped to fit, the shared memory takes
+  /// ~36 / ~44 KB a block). (Uncapped the scatter took 80 registers: 3 blocks.)
+  static constexpr int scatter_blocks = 0;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
