@@ -11,8 +11,7 @@
 //                               seen once, the partitioned build (issue 27 item 5: radix-style
 //                               scatter passes by hash bits, each partition aggregated in shared memory)
 //   one table (no switch)       the default forced to one table (the build before item 5)
-//   partitioned (forced)        the default forced to the partitioned build (", scatter 4 blocks/SM":
-//                               its scatter passes at 4 blocks an SM instead of 5)
+//   partitioned (forced)        the default forced to the partitioned build
 //   algo::cuda deterministic    exact float sums (i64: the same table as the default)
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
@@ -81,10 +80,6 @@ struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
 
-/// ... with its scatter passes at 4 blocks an SM (64 registers, no spills) instead of 5.
-struct partitioned_sb4 : partitioned {
-  static constexpr int scatter_blocks = 4;
-};
 
 template <class Tuning, class V>
 std::int64_t group_reduce_tuned(const int* k, const V* v, std::int64_t n, int* ko, V* vo) {
@@ -174,9 +169,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
-    timed("algo::cuda partitioned (forced), scatter 4 blocks/SM", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::partitioned_sb4>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

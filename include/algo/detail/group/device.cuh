@@ -19,7 +19,8 @@
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
-//            an overflow table), then the same rank pass and emit_kernel at the groups' ranks.
+//            an overflow table, appended to the list after), then the rank pass's count and the
+//            groups written in rank order (a scatter by the ranks' top bits, then in place).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
 //            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
@@ -251,11 +252,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       Acc* fv = values_a.as<Acc>();
       unsigned long long* lw = words_b.as<unsigned long long>();
       Acc* lv = values_b.as<Acc>();
-      // (the shared memory of 5-6 blocks an SM: the largest carveout)
-      constexpr int smb = scatter_min_blocks<Acc, Tuning::scatter_blocks>;
+      // (the largest shared-memory carveout: 4 blocks of ~36-44 KB an SM)
+      constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
       const auto sk0 = scatter_kernel<K, Acc, false, smb, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
       const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
-      const auto rsk = rank_scatter_kernel<bitwise_equal_v<Eq, K>, K, Acc, decltype(keys)>;
+      const auto rsk = rank_scatter_kernel<bitwise_equal_v<Eq, K>, smb, K, Acc, decltype(keys)>;
       check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
       if (passes == 2)

@@ -24,12 +24,21 @@
 //              contiguously. One read, one write a pass; a record is its word (input index << 32
 //              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
-//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A partition of one chunk holds all of its keys there: its groups
-//              are appended to the group list and their first appearances marked in the rank
+//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
+//              partition of one chunk holds all of its keys there: its groups are appended to the group list and their first appearances marked in the rank
 //              pass's bit map. The chunks of a larger partition (skewed keys: a hot key's partition)
-//              flush theirs into a global table (the overflow table; the rank pass marks it)
-// The rank pass and emit_kernel (rank.cuh, emit.cuh) then write the list's and the overflow
-// table's groups at their ranks: first-appearance order, as the one-table build.
+//              flush theirs into a global table (the overflow table), whose groups
+//              append_table_kernel then appends to the list (and marks)
+//   ranks      rank.cuh's partials and spine count the first appearances (the number of groups
+//              to the host); rank_words_kernel writes the count before every bit word
+//   emit       in rank order (first-appearance order, as the one-table build): rank_scatter_kernel
+//              reads the list in order, computes each group's rank (its word's prefix and the bits
+//              below it) and scatters (rank << 32 | key bits, value) by
+//              the rank's top 8 bits as a scatter pass does (runs of whole sectors); place_kernel
+//              reads that in order and writes each group at its rank, the writes in flight
+//              falling into a few digits' stretches of the outputs (they combine in the L2). The
+//              key is the list word's bits where key_equal is == on integers (bitwise_equal_v),
+//              else the input's key at the group's first index.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -252,11 +261,10 @@ struct scatter_smem {
   unsigned local[max_radix], base[max_radix];
   unsigned long long scan[threads / 32 + 1];
 };
-/// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks; 0: 5 for
-/// 4-byte aggregates, 4 for 8-byte ones: the registers are capped to fit, ~36 / ~44 KB of shared
-/// memory a block).
-template <class Acc, int Tuned = 0>
-inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : (sizeof(Acc) <= 4 ? 5 : 4);
+/// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks: the
+/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates).
+template <int Tuned>
+inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 
 /// One tile's scatter by digit, the whole block: the tile's records are in registers (item j of
 /// lane l of warp w: the tile's record 256 w + 32 j + l; d[j] its digit < radix, or ~0u past the
@@ -400,8 +408,8 @@ __global__ void rank_cursor_kernel(unsigned* cursors, int shift) {
 /// its word): out word = rank << 32 | key bits, digit = rank >> shift (< 256). Bitwise (key_equal
 /// is ==, on integers): the key bits are the list's; else the input's key at the first index (keys
 /// equal under key_equal may differ in their bits: the output is the first appearance's).
-template <bool Bitwise, class K, class Acc, class KeyIt>
-__global__ void __launch_bounds__(threads, scatter_min_blocks<Acc>)
+template <bool Bitwise, int MinBlocks, class K, class Acc, class KeyIt>
+__global__ void __launch_bounds__(threads, MinBlocks)
     rank_scatter_kernel(const unsigned long long* list_words, const Acc* list_values, long long groups,
                         const unsigned* bits, const unsigned long long* prefix, KeyIt keys, int shift,
                         unsigned* cursors, unsigned long long* words_out, Acc* values_out) {
