@@ -314,13 +314,15 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       const long long groups = static_cast<long long>(st.total);
       int rshift = 0;
       while ((static_cast<unsigned long long>(groups - 1) >> rshift) >= static_cast<unsigned long long>(max_radix)) ++rshift;
-      rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
-          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
-      cuda::check_launch(name, "rank_words_kernel");
+      // (the prefix every 8 words, in rb.prefix's memory: prefix8[g], g < words / 8 + 1)
+      unsigned* prefix8 = rb.prefix.as<unsigned>();
+      rank_prefix8_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), prefix8);
+      cuda::check_launch(name, "rank_prefix8_kernel");
       rank_cursor_kernel<><<<1, max_radix, 0, p.stream>>>(cursor.as<unsigned>(), rshift);
       cuda::check_launch(name, "rank_cursor_kernel");
       rsk<<<static_cast<unsigned>((groups + scatter_tile - 1) / scatter_tile), threads, 0, p.stream>>>(
-          lw, lv, groups, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, rshift,
+          lw, lv, groups, rb.bits.as<unsigned>(), prefix8, keys, rshift,
           cursor.as<unsigned>(), fw, fv);
       cuda::check_launch(name, "rank_scatter_kernel");
       place_kernel<K, Acc><<<static_cast<unsigned>((groups + threads * 4 - 1) / (threads * 4)), threads, 0, p.stream>>>(

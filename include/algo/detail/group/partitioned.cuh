@@ -30,10 +30,10 @@
 //              flush theirs into a global table (the overflow table), whose groups
 //              append_table_kernel then appends to the list (and marks)
 //   ranks      rank.cuh's partials and spine count the first appearances (the number of groups
-//              to the host); rank_words_kernel writes the count before every bit word
+//              to the host); rank_prefix8_kernel writes the count before every 8th bit word
 //   emit       in rank order (first-appearance order, as the one-table build): rank_scatter_kernel
-//              reads the list in order, computes each group's rank (its word's prefix and the bits
-//              below it) and scatters (rank << 32 | key bits, value) by
+//              reads the list in order, computes each group's rank (rank_of: the 8-word prefix and
+//              the 32-byte sector of its bit words) and scatters (rank << 32 | key bits, value) by
 //              the rank's top 8 bits as a scatter pass does (runs of whole sectors); place_kernel
 //              reads that in order and writes each group at its rank, the writes in flight
 //              falling into a few digits' stretches of the outputs (they combine in the L2). The
@@ -408,10 +408,27 @@ __global__ void rank_cursor_kernel(unsigned* cursors, int shift) {
 /// its word): out word = rank << 32 | key bits, digit = rank >> shift (< 256). Bitwise (key_equal
 /// is ==, on integers): the key bits are the list's; else the input's key at the first index (keys
 /// equal under key_equal may differ in their bits: the output is the first appearance's).
+/// The rank of first index f: prefix8[f / 256] (rank_prefix8_kernel) + the set bits before f in
+/// its group of 8 bit words (one 32-byte sector; the bit map is padded to whole groups).
+__device__ __forceinline__ unsigned long long rank_of(unsigned long long f, const unsigned* bits,
+                                                      const unsigned* prefix8) {
+  const uint4* g = reinterpret_cast<const uint4*>(bits + ((f >> 5) & ~7ull));
+  const uint4 a = g[0], b = g[1];
+  const unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  const unsigned k = static_cast<unsigned>(f >> 5) & 7u;
+  unsigned r = prefix8[f >> 8];
+#pragma unroll
+  for (unsigned j = 0; j < 8; ++j) {
+    if (j < k) r += __popc(w[j]);
+    else if (j == k) r += __popc(w[j] & ((1u << (f & 31)) - 1u));
+  }
+  return r;
+}
+
 template <bool Bitwise, int MinBlocks, class K, class Acc, class KeyIt>
 __global__ void __launch_bounds__(threads, MinBlocks)
     rank_scatter_kernel(const unsigned long long* list_words, const Acc* list_values, long long groups,
-                        const unsigned* bits, const unsigned long long* prefix, KeyIt keys, int shift,
+                        const unsigned* bits, const unsigned* prefix8, KeyIt keys, int shift,
                         unsigned* cursors, unsigned long long* words_out, Acc* values_out) {
   __shared__ scatter_smem<Acc> s;
   constexpr int warps = threads / 32;
@@ -433,7 +450,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       const unsigned long long w = list_words[i];
       v_[j] = list_values[i];
       const unsigned long long f = w >> 32;
-      const unsigned long long r = prefix[f >> 5] + __popc(bits[f >> 5] & ((1u << (f & 31)) - 1u));
+      const unsigned long long r = rank_of(f, bits, prefix8);
       std::uint32_t kb;
       if constexpr (Bitwise) kb = static_cast<std::uint32_t>(w);
       else kb = hc::key_bits(static_cast<K>(keys[f]));
