@@ -294,6 +294,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       constexpr std::size_t smem = aggregate_smem<Front>();
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), name,
                  "cudaFuncSetAttribute");
+      check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                 name, "cudaFuncSetAttribute");
       const long long units_max = std::max<long long>(1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
       agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
                                                                          prefix.as<unsigned>(), parts, out);

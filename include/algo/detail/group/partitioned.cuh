@@ -537,8 +537,13 @@ constexpr std::size_t aggregate_smem() {
   return static_cast<std::size_t>(aggregate_slots) * (sizeof(unsigned long long) + sizeof(typename Front::storage));
 }
 
+/// Blocks a multiprocessor holds of aggregate_kernel: as many as its shared memory allows (4 with
+/// 4-byte aggregates, 48 KB a block; 3 with 8-byte ones), the registers capped to match.
+template <class Front>
+inline constexpr int aggregate_min_blocks = aggregate_smem<Front>() <= 48 * 1024 ? 4 : 3;
+
 template <class Front, class Table, class Acc, class Hash>
-__global__ void __launch_bounds__(threads)
+__global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
                      const unsigned* prefix, long long parts, aggregate_out<Table, Acc> out) {
   using K = typename Table::key_type;
@@ -603,27 +608,44 @@ __global__ void __launch_bounds__(threads)
     }
   }
   __syncthreads();
-  constexpr int per = aggregate_slots / threads;
   if (whole) {
-    // every key of the partition is here: its groups appended to the list, first appearances marked
-    unsigned mine = 0;
+    // every key of the partition is here: its groups appended to the list, first appearances
+    // marked. Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration: its
+    // groups are written contiguously (coalesced stores), and the shared-memory reads are free of
+    // bank conflicts (a thread's 16 consecutive slots, as before, put a warp's reads 128 bytes
+    // apart: one bank).
+    constexpr int warps = threads / 32;
+    constexpr int iters = aggregate_slots / threads;
+    static_assert(iters <= 32, "a lane's occupied slots in one word");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
+    unsigned occ = 0;    // bit j: this lane's slot of iteration j holds a group
+    unsigned count = 0;  // the warp's groups
 #pragma unroll
-    for (int j = 0; j < per; ++j) mine += front.occupied(static_cast<unsigned long long>(threadIdx.x * per + j));
+    for (int j = 0; j < iters; ++j) {
+      const bool o = front.occupied(first_slot + 32 * j);
+      occ |= static_cast<unsigned>(o) << j;
+      count += __popc(__ballot_sync(0xffffffffu, o));
+    }
     unsigned long long total;
-    unsigned long long at = block_exclusive_sum(mine, scan_smem, &total);
+    const unsigned long long before = block_exclusive_sum(lane == 0 ? count : 0u, scan_smem, &total);
     if (threadIdx.x == 0) s_at = total ? atomicAdd(out.list_count, total) : 0ull;
     __syncthreads();
-    at += s_at;
+    unsigned long long at = __shfl_sync(0xffffffffu, before, 0) + s_at;
+    const unsigned below = (1u << lane) - 1u;
 #pragma unroll
-    for (int j = 0; j < per; ++j) {
-      const auto slot = static_cast<unsigned long long>(threadIdx.x * per + j);
-      if (front.occupied(slot)) {
+    for (int j = 0; j < iters; ++j) {
+      const bool o = (occ >> j) & 1u;
+      const unsigned b = __ballot_sync(0xffffffffu, o);
+      if (o) {
+        const unsigned long long slot = first_slot + 32 * j;
         const unsigned long long f = front.first_index(slot);
-        out.list_words[at] = front.words[slot];
-        out.list_values[at] = front.value(slot);
+        const unsigned long long pos = at + __popc(b & below);
+        out.list_words[pos] = front.words[slot];
+        out.list_values[pos] = front.value(slot);
         atomicOr(out.bits + (f >> 5), 1u << (f & 31));
-        ++at;
       }
+      at += __popc(b);
     }
   } else {
     // one chunk of a larger partition: its partial groups into the overflow table
