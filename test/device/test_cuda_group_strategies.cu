@@ -389,9 +389,52 @@ void check_partitioned() {
       REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
     }
 }
+
+/// key_equal that is not bitwise: keys equal when they agree but for the lowest bit (the hash
+/// agrees), so a group's key is its first appearance's, not whichever record claimed its slot.
+struct but_low_bit_hash {
+  ALGO_HD std::uint64_t operator()(std::int32_t k) const {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(k) >> 1) * 0x9E3779B97F4A7C15ull;
+  }
+};
+struct but_low_bit_equal {
+  ALGO_HD bool operator()(std::int32_t a, std::int32_t b) const {
+    return (static_cast<std::uint32_t>(a) >> 1) == (static_cast<std::uint32_t>(b) >> 1);
+  }
+};
+
+/// The partitioned build's groups keyed by their first appearance under a key_equal that is not
+/// bitwise (the emit reads the input's key there instead of the slot word's bits).
+void check_partitioned_not_bitwise() {
+  for (const std::int64_t n : {std::int64_t(2049), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    auto hkeys = make_keys(dist::uniform, n, n / 3 + 1, 900 + static_cast<std::uint64_t>(n));
+    for (std::size_t i = 0; i < hkeys.size(); ++i)  // equal keys under key_equal, different bits
+      hkeys[i] ^= static_cast<std::int32_t>((static_cast<std::uint32_t>(i) * 2654435761u >> 13) & 1u);
+    const auto hvals = make_int_values(n, 77 + static_cast<std::uint64_t>(n));
+    const device_buffer<std::int32_t> keys(hkeys);
+    const device_buffer<std::int32_t> vals(hvals);
+    device_buffer<std::int32_t> ko(hkeys.size()), vo(hkeys.size());
+    const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
+        algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, but_low_bit_hash{},
+        but_low_bit_equal{});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto ref = ref_group_reduce<std::int32_t>(hkeys, hvals, algo::plus<>{}, but_low_bit_hash{}, but_low_bit_equal{});
+    INFO("partitioned, key_equal but the low bit, n = " << n);
+    REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+    const auto gk = ko.download();
+    const auto gv = vo.download();
+    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+    REQUIRE(std::vector<std::int32_t>(gv.begin(), gv.begin() + m) == ref.values);
+  }
+}
 }  // namespace
 
 TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cuda][group][partitioned]") {
   check_partitioned<float>();
   check_partitioned<std::int64_t>();
+}
+
+TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[cuda][group][partitioned]") {
+  check_partitioned_not_bitwise();
 }

@@ -68,6 +68,12 @@ struct oa_tuning {
   static constexpr unsigned partition_singletons = 2458;  // 60 %
   static constexpr unsigned partition_repeated = 4;       // uniform keys: m > 2^22
   static constexpr unsigned partition_skew = 0;
+  /// The partitioned build's scatter passes: blocks a multiprocessor holds (the registers are
+  /// capped to fit; the shared memory takes ~36 / ~44 KB a block for 4- / 8-byte aggregates).
+  /// Uncapped the scatter took 80 registers (3 blocks); at 5 blocks (48 registers, ~50 bytes of
+  /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
+  /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
+  static constexpr int scatter_blocks = 4;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 
 #include "../cuda/hash/probe.cuh"
+#include "../../functional.hpp"
 #include "../cuda/pointer.cuh"
 
 namespace algo::detail::group {
@@ -22,6 +24,15 @@ auto device_view(It it) {
   if constexpr (std::is_same<decltype(p), std::nullptr_t>::value) return it;
   else return p;
 }
+
+/// Whether key_equal Eq on K compares the keys' bits (== on integers and enumerations): then a
+/// group's key may be taken from its slot word (the bits of the key that claimed it) instead of
+/// the input's key at its first appearance.
+template <class Eq, class K>
+inline constexpr bool bitwise_equal_v =
+    (std::is_integral<K>::value || std::is_enum<K>::value) &&
+    (std::is_same<Eq, ::algo::equal_to<void>>::value || std::is_same<Eq, ::algo::equal_to<K>>::value ||
+     std::is_same<Eq, std::equal_to<void>>::value || std::is_same<Eq, std::equal_to<K>>::value);
 
 struct build_status {
   unsigned long long claimed;  // global slots claimed (distinct keys so far)

@@ -19,7 +19,8 @@
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
-//            an overflow table), then the same rank pass and emit_kernel at the groups' ranks.
+//            an overflow table, appended to the list after), then the rank pass's count and the
+//            groups written in rank order (a scatter by the ranks' top bits, then in place).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
 //            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
@@ -217,7 +218,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       const long long stiles = (static_cast<long long>(n) + scatter_tile - 1) / scatter_tile;
       const std::size_t un = static_cast<std::size_t>(n);
       cuda::temporary_buffer counts(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
-      cuda::temporary_buffer cursor(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
+      cuda::temporary_buffer cursor(p, static_cast<std::size_t>(std::max<long long>(parts, max_radix)) * sizeof(unsigned));
       cuda::temporary_buffer bucket(p, (max_radix + 1) * sizeof(unsigned)), ptiles(p, (max_radix + 1) * sizeof(unsigned));
       cuda::temporary_buffer words_a(p, un * sizeof(unsigned long long)), values_a(p, un * sizeof(Acc));
       cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
@@ -251,12 +252,25 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       Acc* fv = values_a.as<Acc>();
       unsigned long long* lw = words_b.as<unsigned long long>();
       Acc* lv = values_b.as<Acc>();
-      scatter_kernel<K, Acc, false><<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
+      // (the largest shared-memory carveout: 4 blocks of ~36-44 KB an SM)
+      constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
+      const auto sk0 = scatter_kernel<K, Acc, false, smb, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
+      const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
+      const auto rsk = rank_scatter_kernel<bitwise_equal_v<Eq, K>, smb, K, Acc, decltype(keys)>;
+      check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                 name, "cudaFuncSetAttribute");
+      if (passes == 2)
+        check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared),
+                   name, "cudaFuncSetAttribute");
+      check_cuda(cudaFuncSetAttribute(rsk, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                 name, "cudaFuncSetAttribute");
+      sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
           passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
       cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
-        scatter_kernel<K, Acc, true><<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
+        sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
             stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
             ptiles.as<unsigned>(), bounds.as<unsigned>(), lw, lv);
         cuda::check_launch(name, "scatter_kernel");
@@ -280,23 +294,42 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       constexpr std::size_t smem = aggregate_smem<Front>();
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), name,
                  "cudaFuncSetAttribute");
+      check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                 name, "cudaFuncSetAttribute");
       const long long units_max = std::max<long long>(1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
       agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
                                                                          prefix.as<unsigned>(), parts, out);
       cuda::check_launch(name, "aggregate_kernel");
-      // rank (the list's groups were marked by aggregate_kernel) and emit
-      rank_count(name, p, overflow, cap_o, rb, status, false);
+      // the overflow table's groups appended to the list (and marked), the first appearances counted
+      append_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(
+          overflow, cap_o, lw, lv, &status->records, rb.bits.as<unsigned>());
+      cuda::check_launch(name, "append_table_kernel");
+      rank_partials_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>());
+      cuda::check_launch(name, "rank_partials_kernel");
+      rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status);
+      cuda::check_launch(name, "rank_spine_kernel");
       const build_status st = cuda::copy_to_host(name, status, p.stream);
       if (st.abort) return -1;
-      rank_words_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
-          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), rb.prefix.as<unsigned long long>());
-      cuda::check_launch(name, "rank_words_kernel");
-      emit_kernel<<<grid_for(static_cast<long long>(st.records)), threads, 0, p.stream>>>(
-          group_list<Acc>{lw, lv}, st.records, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, ko, vo);
-      cuda::check_launch(name, "emit_kernel");
-      emit_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(
-          overflow, cap_o, rb.bits.as<unsigned>(), rb.prefix.as<unsigned long long>(), keys, ko, vo);
-      cuda::check_launch(name, "emit_kernel");
+      // the groups in rank order: the list scattered by the ranks' top 8 bits (into the scatter's
+      // buffers, free now), then each group written at its rank, the blocks in order
+      const long long groups = static_cast<long long>(st.total);
+      int rshift = 0;
+      while ((static_cast<unsigned long long>(groups - 1) >> rshift) >= static_cast<unsigned long long>(max_radix)) ++rshift;
+      // (the prefix every 8 words, in rb.prefix's memory: prefix8[g], g < words / 8 + 1)
+      unsigned* prefix8 = rb.prefix.as<unsigned>();
+      rank_prefix8_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
+          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), prefix8);
+      cuda::check_launch(name, "rank_prefix8_kernel");
+      rank_cursor_kernel<><<<1, max_radix, 0, p.stream>>>(cursor.as<unsigned>(), rshift);
+      cuda::check_launch(name, "rank_cursor_kernel");
+      rsk<<<static_cast<unsigned>((groups + scatter_tile - 1) / scatter_tile), threads, 0, p.stream>>>(
+          lw, lv, groups, rb.bits.as<unsigned>(), prefix8, keys, rshift,
+          cursor.as<unsigned>(), fw, fv);
+      cuda::check_launch(name, "rank_scatter_kernel");
+      place_kernel<K, Acc><<<static_cast<unsigned>((groups + threads * 4 - 1) / (threads * 4)), threads, 0, p.stream>>>(
+          fw, fv, groups, ko, vo);
+      cuda::check_launch(name, "place_kernel");
       return static_cast<std::int64_t>(st.total);
     };
 

@@ -24,12 +24,21 @@
 //              contiguously. One read, one write a pass; a record is its word (input index << 32
 //              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
-//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A partition of one chunk holds all of its keys there: its groups
-//              are appended to the group list and their first appearances marked in the rank
+//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
+//              partition of one chunk holds all of its keys there: its groups are appended to the group list and their first appearances marked in the rank
 //              pass's bit map. The chunks of a larger partition (skewed keys: a hot key's partition)
-//              flush theirs into a global table (the overflow table; the rank pass marks it)
-// The rank pass and emit_kernel (rank.cuh, emit.cuh) then write the list's and the overflow
-// table's groups at their ranks: first-appearance order, as the one-table build.
+//              flush theirs into a global table (the overflow table), whose groups
+//              append_table_kernel then appends to the list (and marks)
+//   ranks      rank.cuh's partials and spine count the first appearances (the number of groups
+//              to the host); rank_prefix8_kernel writes the count before every 8th bit word
+//   emit       in rank order (first-appearance order, as the one-table build): rank_scatter_kernel
+//              reads the list in order, computes each group's rank (rank_of: the 8-word prefix and
+//              the 32-byte sector of its bit words) and scatters (rank << 32 | key bits, value) by
+//              the rank's top 8 bits as a scatter pass does (runs of whole sectors); place_kernel
+//              reads that in order and writes each group at its rank, the writes in flight
+//              falling into a few digits' stretches of the outputs (they combine in the L2). The
+//              key is the list word's bits where key_equal is == on integers (bitwise_equal_v),
+//              else the input's key at the group's first index.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -213,45 +222,128 @@ __global__ void __launch_bounds__(threads)
 }
 
 // ---- scatter ---------------------------------------------------------------------------------------
-/// The records of pass 0 (the input: word = index << 32 | key bits, value converted to Acc) ...
+/// The records of pass 0 (the input): the key's bits and the value converted to Acc; the word
+/// (input index << 32 | key bits) is made when the record is staged, from its position (the
+/// index is not kept in a register while the tile is ranked) ...
 template <class K, class Acc, class KeyIt, class ValIt>
 struct input_records {
+  static constexpr bool implicit_index = true;
+  using word_type = unsigned;
   KeyIt keys;
   ValIt values;
-  __device__ void load(long long i, unsigned long long& w, Acc& v, K& k) const {
+  __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
     k = keys[i];
-    w = (static_cast<unsigned long long>(i) << 32) | hc::key_bits(k);
+    w = hc::key_bits(k);
     v = static_cast<Acc>(values[i]);
   }
 };
-/// ... and of the passes after it (the previous pass's output).
+/// ... and of the passes after it (the previous pass's output: the word as it was written).
 template <class K, class Acc>
 struct stored_records {
+  static constexpr bool implicit_index = false;
+  using word_type = unsigned long long;
   const unsigned long long* words;
   const Acc* values;
-  __device__ void load(long long i, unsigned long long& w, Acc& v, K& k) const {
+  __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
     w = words[i];
     v = values[i];
     k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
   }
 };
 
+/// A scatter tile's shared memory: the warps' digit counts, the records staged in digit order.
+template <class Acc>
+struct scatter_smem {
+  unsigned warp_count[threads / 32][max_radix];
+  unsigned long long words[scatter_tile];
+  Acc values[scatter_tile];
+  unsigned char digit[scatter_tile];
+  unsigned local[max_radix], base[max_radix];
+  unsigned long long scan[threads / 32 + 1];
+};
+/// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks: the
+/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates).
+template <int Tuned>
+inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
+
+/// One tile's scatter by digit, the whole block: the tile's records are in registers (item j of
+/// lane l of warp w: the tile's record 256 w + 32 j + l; d[j] its digit < radix, or ~0u past the
+/// tile's end), `word(j, w_[j])` makes the 64-bit word written. Each digit's run of the tile is
+/// reserved with one atomicAdd on cursors[d] (no order between tiles), the records are staged in
+/// shared memory in digit order (input order inside a digit) and each run written contiguously.
+/// s.warp_count must be zero (cleared before a barrier). d[] is overwritten.
+template <class Acc, class W, class WordOf>
+__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
+                                             const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
+                                             unsigned* cursors, int in_tile, WordOf word,
+                                             unsigned long long* words_out, Acc* values_out) {
+  constexpr int warps = threads / 32;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned below = (1u << lane) - 1u;
+  // ranks inside the warp's digit runs; d_[j] becomes digit | rank << 8 (one register an item)
+#pragma unroll
+  for (int j = 0; j < scatter_items; ++j) {
+    const unsigned d = d_[j];
+    const unsigned peers = __match_any_sync(0xffffffffu, d);
+    unsigned c = 0;
+    if (d != ~0u) c = s.warp_count[warp][d];
+    __syncwarp();
+    if (d != ~0u && lane == 31 - __clz(peers)) s.warp_count[warp][d] = c + __popc(peers);
+    __syncwarp();
+    if (d != ~0u) d_[j] = d | ((c + __popc(peers & below)) << 8);
+  }
+  __syncthreads();
+
+  // per digit (thread d): the warps' counts become their offsets; the tile's count of d; its
+  // run reserved at the digit's cursor
+  unsigned count = 0;
+  if (static_cast<int>(threadIdx.x) < radix) {
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      const unsigned c = s.warp_count[w][threadIdx.x];
+      s.warp_count[w][threadIdx.x] = count;
+      count += c;
+    }
+  }
+  unsigned long long tile_total;
+  const unsigned local = static_cast<unsigned>(block_exclusive_sum(count, s.scan, &tile_total));
+  if (static_cast<int>(threadIdx.x) < radix) {
+    s.local[threadIdx.x] = local;
+    s.base[threadIdx.x] = count ? atomicAdd(&cursors[threadIdx.x], count) : 0u;
+  }
+  __syncthreads();
+
+  // staged in digit order, then each digit's run written contiguously
+#pragma unroll
+  for (int j = 0; j < scatter_items; ++j) {
+    if (d_[j] != ~0u) {
+      const unsigned d = d_[j] & 0xffu;
+      const unsigned at = s.local[d] + s.warp_count[warp][d] + (d_[j] >> 8);
+      s.words[at] = word(j, w_[j]);
+      s.values[at] = v_[j];
+      s.digit[at] = static_cast<unsigned char>(d);
+    }
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < in_tile; k += threads) {
+    const unsigned d = s.digit[k];
+    const unsigned long long at = static_cast<unsigned long long>(s.base[d]) + (static_cast<unsigned>(k) - s.local[d]);
+    words_out[at] = s.words[k];
+    values_out[at] = s.values[k];
+  }
+}
+
 /// One pass of the scatter by digit (see the file's head). Not stable: each tile reserves its run
 /// of each digit with one atomicAdd on that digit's cursor (tiles run in any order). Segmented
 /// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
 /// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
 /// else the tiles cover the input and digit d goes to cursors[d].
-template <class K, class Acc, bool Segmented, class Src, class Hash>
-__global__ void __launch_bounds__(threads)
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+__global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
                    const unsigned* bounds, unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
-  __shared__ unsigned warp_count[warps][max_radix];
-  __shared__ unsigned long long s_words[scatter_tile];
-  __shared__ Acc s_values[scatter_tile];
-  __shared__ unsigned char s_digit[scatter_tile];
-  __shared__ unsigned s_local[max_radix], s_base[max_radix];
-  __shared__ unsigned long long scan_smem[warps + 1];
+  __shared__ scatter_smem<Acc> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
   long long base, end;
@@ -265,10 +357,10 @@ __global__ void __launch_bounds__(threads)
       if (tiles[mid] <= t) lo = mid;
       else hi = mid - 1;
     }
-    const unsigned s = bounds[static_cast<long long>(lo) << pass.bits];
-    const unsigned e = bounds[static_cast<long long>(lo + 1) << pass.bits];
-    base = s + static_cast<long long>(t - tiles[lo]) * scatter_tile;
-    end = base + scatter_tile < static_cast<long long>(e) ? base + scatter_tile : static_cast<long long>(e);
+    const unsigned s0 = bounds[static_cast<long long>(lo) << pass.bits];
+    const unsigned e0 = bounds[static_cast<long long>(lo + 1) << pass.bits];
+    base = s0 + static_cast<long long>(t - tiles[lo]) * scatter_tile;
+    end = base + scatter_tile < static_cast<long long>(e0) ? base + scatter_tile : static_cast<long long>(e0);
     cbase = static_cast<unsigned>(lo) << pass.bits;
   } else {
     base = static_cast<long long>(blockIdx.x) * scatter_tile;
@@ -276,18 +368,17 @@ __global__ void __launch_bounds__(threads)
   }
   for (int d = threadIdx.x; d < radix; d += threads)
 #pragma unroll
-    for (int w = 0; w < warps; ++w) warp_count[w][d] = 0u;
+    for (int w = 0; w < warps; ++w) s.warp_count[w][d] = 0u;
   __syncthreads();
 
-  // ranks: warp w holds records [base + 256 w, base + 256 (w + 1)), item j lane l the record
-  // 32 j + l of them
-  unsigned long long w_[scatter_items];
+  using W = typename Src::word_type;
+  W w_[scatter_items];
   Acc v_[scatter_items];
-  unsigned d_[scatter_items], r_[scatter_items];
-  const unsigned below = (1u << lane) - 1u;
+  unsigned d_[scatter_items];
+  const long long first = base + warp * (32 * scatter_items) + lane;
 #pragma unroll
   for (int j = 0; j < scatter_items; ++j) {  // every load in flight before the first rank
-    const long long i = base + warp * (32 * scatter_items) + j * 32 + lane;
+    const long long i = first + j * 32;
     d_[j] = ~0u;
     if (i < end) {
       K k;
@@ -295,57 +386,132 @@ __global__ void __launch_bounds__(threads)
       d_[j] = pass.of(hc::hash_of(hash, k));
     }
   }
+  scatter_one_tile(
+      s, w_, v_, d_, radix, cursors + cbase, static_cast<int>(end - base),
+      [&](int j, W w) -> unsigned long long {
+        if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
+        else return w;
+      },
+      words_out, values_out);
+}
+
+// ---- groups in rank order --------------------------------------------------------------------------
+/// cursors[d] = d << shift for the rank scatter's 256 digits (the ranks are 0 .. groups - 1, each
+/// once: digit d's run starts at its first rank).
+template <class = void>
+__global__ void rank_cursor_kernel(unsigned* cursors, int shift) {
+  cursors[threadIdx.x] = static_cast<unsigned>(threadIdx.x) << shift;
+}
+
+/// The group list (word = first index << 32 | key bits, value) scattered by the top bits of each
+/// group's rank (rank = first appearances before its first index: prefix + the bits below it in
+/// its word): out word = rank << 32 | key bits, digit = rank >> shift (< 256). Bitwise (key_equal
+/// is ==, on integers): the key bits are the list's; else the input's key at the first index (keys
+/// equal under key_equal may differ in their bits: the output is the first appearance's).
+/// The rank of first index f: prefix8[f / 256] (rank_prefix8_kernel) + the set bits before f in
+/// its group of 8 bit words (one 32-byte sector; the bit map is padded to whole groups).
+__device__ __forceinline__ unsigned long long rank_of(unsigned long long f, const unsigned* bits,
+                                                      const unsigned* prefix8) {
+  const uint4* g = reinterpret_cast<const uint4*>(bits + ((f >> 5) & ~7ull));
+  const uint4 a = g[0], b = g[1];
+  const unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  const unsigned k = static_cast<unsigned>(f >> 5) & 7u;
+  unsigned r = prefix8[f >> 8];
+#pragma unroll
+  for (unsigned j = 0; j < 8; ++j) {
+    if (j < k) r += __popc(w[j]);
+    else if (j == k) r += __popc(w[j] & ((1u << (f & 31)) - 1u));
+  }
+  return r;
+}
+
+template <bool Bitwise, int MinBlocks, class K, class Acc, class KeyIt>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    rank_scatter_kernel(const unsigned long long* list_words, const Acc* list_values, long long groups,
+                        const unsigned* bits, const unsigned* prefix8, KeyIt keys, int shift,
+                        unsigned* cursors, unsigned long long* words_out, Acc* values_out) {
+  __shared__ scatter_smem<Acc> s;
+  constexpr int warps = threads / 32;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const long long base = static_cast<long long>(blockIdx.x) * scatter_tile;
+  const long long end = base + scatter_tile < groups ? base + scatter_tile : groups;
+  for (int d = threadIdx.x; d < max_radix; d += threads)
+#pragma unroll
+    for (int w = 0; w < warps; ++w) s.warp_count[w][d] = 0u;
+  unsigned long long w_[scatter_items];
+  Acc v_[scatter_items];
+  unsigned d_[scatter_items];
+  const long long first = base + warp * (32 * scatter_items) + lane;
 #pragma unroll
   for (int j = 0; j < scatter_items; ++j) {
-    const unsigned peers = __match_any_sync(0xffffffffu, d_[j]);
-    unsigned c = 0;
-    if (d_[j] != ~0u) c = warp_count[warp][d_[j]];
-    __syncwarp();
-    if (d_[j] != ~0u && lane == 31 - __clz(peers)) warp_count[warp][d_[j]] = c + __popc(peers);
-    __syncwarp();
-    r_[j] = c + __popc(peers & below);
-  }
-  __syncthreads();
-
-  // per digit (thread d): the warps' counts become their offsets; the tile's count of d; its
-  // run reserved at the digit's cursor
-  unsigned count = 0;
-  if (static_cast<int>(threadIdx.x) < radix) {
-#pragma unroll
-    for (int w = 0; w < warps; ++w) {
-      const unsigned c = warp_count[w][threadIdx.x];
-      warp_count[w][threadIdx.x] = count;
-      count += c;
+    const long long i = first + j * 32;
+    d_[j] = ~0u;
+    if (i < end) {
+      const unsigned long long w = list_words[i];
+      v_[j] = list_values[i];
+      const unsigned long long f = w >> 32;
+      const unsigned long long r = rank_of(f, bits, prefix8);
+      std::uint32_t kb;
+      if constexpr (Bitwise) kb = static_cast<std::uint32_t>(w);
+      else kb = hc::key_bits(static_cast<K>(keys[f]));
+      w_[j] = (r << 32) | kb;
+      d_[j] = static_cast<unsigned>(r >> shift);
     }
   }
-  unsigned long long tile_total;
-  const unsigned local = static_cast<unsigned>(block_exclusive_sum(count, scan_smem, &tile_total));
-  if (static_cast<int>(threadIdx.x) < radix) {
-    s_local[threadIdx.x] = local;
-    s_base[threadIdx.x] = count ? atomicAdd(&cursors[cbase + threadIdx.x], count) : 0u;
-  }
-  __syncthreads();
+  __syncthreads();  // (warp_count cleared)
+  scatter_one_tile(
+      s, w_, v_, d_, max_radix, cursors, static_cast<int>(end - base),
+      [](int, unsigned long long w) { return w; }, words_out, values_out);
+}
 
-  // staged in digit order, then each digit's run written contiguously
+/// The groups, scattered by their ranks' top bits, written at their ranks: the blocks read them
+/// in order, so the writes in flight fall into a few digits' stretches of the outputs (at most a
+/// grid's worth: they combine in the L2 instead of each being a partial DRAM sector).
+template <class K, class Acc, class KeyOut, class ValOut>
+__global__ void __launch_bounds__(threads)
+    place_kernel(const unsigned long long* words, const Acc* values, long long groups, KeyOut keys_out,
+                 ValOut values_out) {
+  constexpr int per = 4;
+  const long long first = static_cast<long long>(blockIdx.x) * (threads * per) + threadIdx.x;
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {
-    if (d_[j] != ~0u) {
-      const unsigned at = s_local[d_[j]] + warp_count[warp][d_[j]] + r_[j];
-      s_words[at] = w_[j];
-      s_values[at] = v_[j];
-      s_digit[at] = static_cast<unsigned char>(d_[j]);
+  for (int j = 0; j < per; ++j) {
+    const long long i = first + j * threads;
+    if (i < groups) {
+      const unsigned long long w = words[i];
+      const unsigned long long r = w >> 32;
+      keys_out[r] = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
+      values_out[r] = values[i];
     }
-  }
-  __syncthreads();
-  const int in_tile = static_cast<int>(end - base);
-  for (int k = threadIdx.x; k < in_tile; k += threads) {
-    const unsigned d = s_digit[k];
-    const unsigned long long at = static_cast<unsigned long long>(s_base[d]) + (static_cast<unsigned>(k) - s_local[d]);
-    words_out[at] = s_words[k];
-    values_out[at] = s_values[k];
   }
 }
 
+/// The overflow table's groups appended to the group list (one atomicAdd a warp on its count),
+/// their first appearances marked in the rank pass's bit map.
+template <class Table, class Acc>
+__global__ void __launch_bounds__(threads)
+    append_table_kernel(Table t, unsigned long long capacity, unsigned long long* list_words, Acc* list_values,
+                        unsigned long long* list_count, unsigned* bits) {
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  const int lane = threadIdx.x & 31;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
+       i += stride) {
+    const bool occ = t.occupied(i);
+    const unsigned mask = __activemask();
+    const unsigned b = __ballot_sync(mask, occ);
+    if (!b) continue;
+    const int leader = __ffs(b) - 1;
+    unsigned long long at = 0;
+    if (lane == leader) at = atomicAdd(list_count, static_cast<unsigned long long>(__popc(b)));
+    at = __shfl_sync(mask, at, leader);
+    if (occ) {
+      at += __popc(b & ((1u << lane) - 1u));
+      const unsigned long long f = t.first_index(i);
+      list_words[at] = (f << 32) | hc::key_bits(t.key(i));
+      list_values[at] = t.value(i);
+      atomicOr(bits + (f >> 5), 1u << (f & 31));
+    }
+  }
+}
 /// An insert into the overflow table gives up after this many probes (the call then builds one
 /// table instead, as an overflow past the load limit does).
 inline constexpr unsigned long long max_probes_overflow = 256;
@@ -371,8 +537,13 @@ constexpr std::size_t aggregate_smem() {
   return static_cast<std::size_t>(aggregate_slots) * (sizeof(unsigned long long) + sizeof(typename Front::storage));
 }
 
+/// Blocks a multiprocessor holds of aggregate_kernel: as many as its shared memory allows (4 with
+/// 4-byte aggregates, 48 KB a block; 3 with 8-byte ones), the registers capped to match.
+template <class Front>
+inline constexpr int aggregate_min_blocks = aggregate_smem<Front>() <= 48 * 1024 ? 4 : 3;
+
 template <class Front, class Table, class Acc, class Hash>
-__global__ void __launch_bounds__(threads)
+__global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
                      const unsigned* prefix, long long parts, aggregate_out<Table, Acc> out) {
   using K = typename Table::key_type;
@@ -437,27 +608,44 @@ __global__ void __launch_bounds__(threads)
     }
   }
   __syncthreads();
-  constexpr int per = aggregate_slots / threads;
   if (whole) {
-    // every key of the partition is here: its groups appended to the list, first appearances marked
-    unsigned mine = 0;
+    // every key of the partition is here: its groups appended to the list, first appearances
+    // marked. Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration: its
+    // groups are written contiguously (coalesced stores), and the shared-memory reads are free of
+    // bank conflicts (a thread's 16 consecutive slots, as before, put a warp's reads 128 bytes
+    // apart: one bank).
+    constexpr int warps = threads / 32;
+    constexpr int iters = aggregate_slots / threads;
+    static_assert(iters <= 32, "a lane's occupied slots in one word");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
+    unsigned occ = 0;    // bit j: this lane's slot of iteration j holds a group
+    unsigned count = 0;  // the warp's groups
 #pragma unroll
-    for (int j = 0; j < per; ++j) mine += front.occupied(static_cast<unsigned long long>(threadIdx.x * per + j));
+    for (int j = 0; j < iters; ++j) {
+      const bool o = front.occupied(first_slot + 32 * j);
+      occ |= static_cast<unsigned>(o) << j;
+      count += __popc(__ballot_sync(0xffffffffu, o));
+    }
     unsigned long long total;
-    unsigned long long at = block_exclusive_sum(mine, scan_smem, &total);
+    const unsigned long long before = block_exclusive_sum(lane == 0 ? count : 0u, scan_smem, &total);
     if (threadIdx.x == 0) s_at = total ? atomicAdd(out.list_count, total) : 0ull;
     __syncthreads();
-    at += s_at;
+    unsigned long long at = __shfl_sync(0xffffffffu, before, 0) + s_at;
+    const unsigned below = (1u << lane) - 1u;
 #pragma unroll
-    for (int j = 0; j < per; ++j) {
-      const auto slot = static_cast<unsigned long long>(threadIdx.x * per + j);
-      if (front.occupied(slot)) {
+    for (int j = 0; j < iters; ++j) {
+      const bool o = (occ >> j) & 1u;
+      const unsigned b = __ballot_sync(0xffffffffu, o);
+      if (o) {
+        const unsigned long long slot = first_slot + 32 * j;
         const unsigned long long f = front.first_index(slot);
-        out.list_words[at] = front.words[slot];
-        out.list_values[at] = front.value(slot);
+        const unsigned long long pos = at + __popc(b & below);
+        out.list_words[pos] = front.words[slot];
+        out.list_values[pos] = front.value(slot);
         atomicOr(out.bits + (f >> 5), 1u << (f & 31));
-        ++at;
       }
+      at += __popc(b);
     }
   } else {
     // one chunk of a larger partition: its partial groups into the overflow table
