@@ -46,17 +46,13 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
 
   bench::report rep(opt);
-#ifndef ALGO_BENCH_GROUP_ONLY
   if (opt.wants("scan")) bench::section_scan(opt, rep);
   if (opt.wants("reduce")) bench::section_reduce(opt, rep);
   if (opt.wants("transpose")) bench::section_transpose(opt, rep);
   if (opt.wants("segmented")) bench::section_segmented(opt, rep);
-#endif
   if (opt.wants("group_reduce")) bench::section_group_reduce(opt, rep);
-#ifndef ALGO_BENCH_GROUP_ONLY
   if (opt.wants("cooperative")) bench::run_cooperative(opt, rep);
   if (opt.wants("host")) bench::run_host_cost(opt, rep);
-#endif
   rep.finish(prop.name, commit);
   return 0;
 }

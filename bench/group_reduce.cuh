@@ -84,7 +84,6 @@ struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
 
-
 template <class Tuning, class V>
 std::int64_t group_reduce_tuned(const int* k, const V* v, std::int64_t n, int* ko, V* vo) {
   return algo::detail::group::group_reduce_open_addressing<false, Tuning>(
