@@ -600,7 +600,6 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
                                                            spec);
   return true;
 }
-#endif
 
 /// The block-per-segment kernel with the offsets check as its first phase (one launch,
 /// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
@@ -635,6 +634,7 @@ bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, Of
   info = seg::checked_info(name, verdict);
   return true;
 }
+#endif
 
 template <class Acc, class T, class Policy, class InIt, class OffIt, class OutIt, class Op>
 void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_first, OffIt offsets_last, OutIt out,
