@@ -100,7 +100,7 @@ struct stash_w2 : base {
   static constexpr int lookback_windows = 2;
 };
 struct det_default : adc::deterministic_tuning_base {};  // the policy's deterministic tuning
-// issue 27, session 4: pairs in bigger tiles (the lifted loads' staging at 4 bytes a key or value,
+// issue 27: pairs in bigger tiles (the lifted loads' staging at 4 bytes a key or value,
 // the stash keeping values in shared memory and head / run flags as register bits)
 struct stash_t256_i16 : base {  // the default before (256 x 16)
   static constexpr bool stash_items = true;
@@ -411,7 +411,7 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::dflt, true>("dflt");
     if (profile_mode) continue;
-    // session 4 (issue 27): the policy's tuning (the new default) against the tunings around it
+    // issue 27: the policy's tuning (the new default) against the tunings around it
     c.variant<ks::det_default, true>("policy tuning");
     c.variant<ks::stash_t256_i16, true>("stash_t256_i16");
     c.variant<ks::stash_t256_i16, false>("stash_t256_i16");
