@@ -232,6 +232,8 @@ void time_deterministic(const options& opt, report& rep, const Buffers& in, T* o
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   time_algo(opt, rep, in, out, n, sum{}, algo::cuda.with(algo::scan_strategy::deterministic_lookback),
             "algo::cuda deterministic_lookback");
+  time_algo(opt, rep, in, out, n, sum{}, algo::cuda.with(algo::scan_strategy::ordered_lookback),
+            "algo::cuda ordered_lookback");
   const auto det_variant = [&](auto tuning, const char* label) {
     using Tuning = decltype(tuning);
     const double ms = median_ms(opt, [&](int r) {

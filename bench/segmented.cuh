@@ -173,13 +173,24 @@ inline void run_segmented(const options& opt, report& rep) {
     add("scan_by_key", "algo::cuda decoupled_lookback (not reproducible)", median_ms(opt, [&](int) {
       algo::inclusive_scan_by_key(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v, out.p);
     }), scan_bytes);
+    add("scan_by_key", "algo::cuda ordered_lookback", median_ms(opt, [&](int) {
+      algo::inclusive_scan_by_key(algo::cuda.with(algo::scan_strategy::ordered_lookback), keys.p, keys.p + n, v, out.p);
+    }), scan_bytes);
     add("scan_by_key", "algo::cuda offsets (segmented_inclusive_scan)", median_ms(opt, [&](int) {
       algo::segmented_inclusive_scan(algo::cuda, v, offsets.p, offsets.p + segments + 1, out.p);
+    }), 2 * vbytes);
+    add("scan_by_key", "algo::cuda offsets ordered_lookback", median_ms(opt, [&](int) {
+      algo::segmented_inclusive_scan(algo::cuda.with(algo::scan_strategy::ordered_lookback), v, offsets.p,
+                                     offsets.p + segments + 1, out.p);
     }), 2 * vbytes);
     if (!sh.power_law) {
       const auto u = algo::uniform_offsets(sh.L);
       add("scan_by_key", "algo::cuda uniform_offsets", median_ms(opt, [&](int) {
         algo::segmented_inclusive_scan(algo::cuda, v, u, u + segments + 1, out.p);
+      }), 2 * vbytes);
+      add("scan_by_key", "algo::cuda uniform_offsets ordered_lookback", median_ms(opt, [&](int) {
+        algo::segmented_inclusive_scan(algo::cuda.with(algo::scan_strategy::ordered_lookback), v, u, u + segments + 1,
+                                       out.p);
       }), 2 * vbytes);
     }
 
@@ -206,6 +217,7 @@ inline void run_segmented(const options& opt, report& rep) {
       strategy_row("algo::cuda two_level", algo::cuda.with(algo::scan_strategy::two_level));
       strategy_row("algo::cuda decoupled_lookback", algo::cuda.with(algo::scan_strategy::decoupled_lookback));
       strategy_row("algo::cuda deterministic_lookback", algo::cuda.with(algo::scan_strategy::deterministic_lookback));
+      strategy_row("algo::cuda ordered_lookback", algo::cuda.with(algo::scan_strategy::ordered_lookback));
     }
 
     // ---- reduce_by_key -----------------------------------------------------------------------------
@@ -232,6 +244,10 @@ inline void run_segmented(const options& opt, report& rep) {
     }), rbk_bytes);
     add("reduce_by_key", "algo::cuda decoupled_lookback (not reproducible)", median_ms(opt, [&](int) {
       algo::reduce_by_key_into(algo::cuda.with(algo::scan_strategy::decoupled_lookback), keys.p, keys.p + n, v,
+                               keys_out.p, out.p, runs.p);
+    }), rbk_bytes);
+    add("reduce_by_key", "algo::cuda ordered_lookback", median_ms(opt, [&](int) {
+      algo::reduce_by_key_into(algo::cuda.with(algo::scan_strategy::ordered_lookback), keys.p, keys.p + n, v,
                                keys_out.p, out.p, runs.p);
     }), rbk_bytes);
     add("reduce_by_key", "algo::cuda reduce_by_key (count returned to the host)", median_ms(opt, [&](int) {

@@ -76,6 +76,11 @@ struct decoupled_lookback_t : detail::strategy<detail::scan_strategy_tag, 3> {};
 /// Single pass like decoupled_lookback, with a look-back whose grouping does not depend on timing:
 /// results are bitwise identical from run to run (detail/cuda/scan/deterministic_lookback.cuh).
 struct deterministic_lookback_t : detail::strategy<detail::scan_strategy_tag, 4> {};
+/// Single pass like decoupled_lookback, whose folds across tiles are strict left folds in tile
+/// order: every prefix is the same left fold of the tiles' aggregates whichever published prefix a
+/// tile starts from, so results are bitwise identical from run to run with the classic look-back's
+/// waiting (detail/cuda/scan/ordered_lookback.cuh).
+struct ordered_lookback_t : detail::strategy<detail::scan_strategy_tag, 6> {};
 /// The default: decoupled_lookback, except for floating-point accumulators of at most 4 bytes
 /// (float), which take deterministic_lookback: bitwise reproducible there at 1-2 % of the time
 /// at 2^26-2^28 (double would pay 5-6 %, over the 3 % allowed for a default; docs/determinism.md).
@@ -92,6 +97,8 @@ inline constexpr two_level_t two_level{};
 inline constexpr decoupled_lookback_t decoupled_lookback{};
 /// The reproducible look-back strategy (deterministic_lookback_t).
 inline constexpr deterministic_lookback_t deterministic_lookback{};
+/// The ordered (left-fold) look-back strategy (ordered_lookback_t).
+inline constexpr ordered_lookback_t ordered_lookback{};
 }  // namespace scan_strategy
 
 /// How the in-house scans of algo::cuda scan within a warp (`algo::cuda.with(algo::warp_phase::smem)`).

@@ -150,15 +150,18 @@ void run_lifted(const par_policy& p, In in, std::int64_t n, Out out, SOp sop, al
   host::scan_tiles<true, L>(threads, in, n, out, sop, std::optional<L>{}, alias == alias_kind::same_position);
 }
 #if ALGO_HAS_CUDA
-/// algo::cuda: the policy's strategy; the default (automatic) takes the deterministic look-back
-/// when the values accumulate in a floating-point type (float, double), so those segmented
-/// results are reproducible run to run (a struct of floats takes the classic look-back).
+/// algo::cuda: the policy's strategy; the default (automatic) takes the ordered look-back when the
+/// values accumulate in a floating-point type (float, double), so those segmented results are
+/// reproducible run to run (a struct of floats takes the classic look-back). The ordered look-back
+/// stops at the newest head (scan/ordered_lookback.cuh): H100, 2^26 f32, the scan by key 1.09-1.12x
+/// CUB where the fixed-anchor look-back was at 1.06x, reduce_by_key 0.97-1.21x (was 0.96-1.10x)
+/// (bench/notes/keys_segments.md, "The ordered look-back").
 template <class Acc, class... S, class In, class Out, class SOp>
 void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   using Policy = cuda_policy<S...>;
   if constexpr (std::is_same<typename Policy::scan_strategy, scan_strategy::automatic_t>::value &&
                 std::is_floating_point<Acc>::value) {
-    scan(p.with(scan_strategy::deterministic_lookback), inclusive_t{}, in, n, out, sop, no_init_t{});
+    scan(p.with(scan_strategy::ordered_lookback), inclusive_t{}, in, n, out, sop, no_init_t{});
   } else {
     scan(p, inclusive_t{}, in, n, out, sop, no_init_t{});
   }

@@ -1,9 +1,14 @@
 // The segmented and by-key algorithms on two other algo::cuda scan strategies (each runs the
 // lifted segmented scan on its own kernels): reduce_then_scan (reads its input twice: in place is
-// a real hazard) and deterministic_lookback; float results run twice agree bit for bit on both.
+// a real hazard), deterministic_lookback and ordered_lookback; float results run twice agree bit for
+// bit on all three.
 // Against the host reference (test/device/segmented_checks.cuh; test_cuda_segmented.cu compares the
 // default policy with Thrust).
 #include <algo/algo.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "catch.hpp"
 #include "segmented_checks.cuh"
@@ -11,6 +16,7 @@
 namespace {
 const auto reduce_then_scan = algo::cuda.with(algo::scan_strategy::reduce_then_scan);
 const auto deterministic = algo::cuda.with(algo::scan_strategy::deterministic_lookback);
+const auto ordered = algo::cuda.with(algo::scan_strategy::ordered_lookback);
 }  // namespace
 
 TEST_CASE("cuda reduce_then_scan: scans by key and reduce_by_key", "[cuda][segmented][by_key][reduce_then_scan]") {
@@ -30,4 +36,65 @@ TEST_CASE("cuda deterministic_lookback: segmented reduce and scans", "[cuda][seg
 }
 TEST_CASE("cuda deterministic_lookback: in place", "[cuda][segmented][inplace][deterministic]") {
   seg_test::check_in_place(deterministic);
+}
+TEST_CASE("cuda ordered_lookback: scans by key and reduce_by_key", "[cuda][segmented][by_key][ordered]") {
+  seg_test::check_by_key<false, true, std::int32_t, float, algo_test::mat2i>(ordered);
+}
+TEST_CASE("cuda ordered_lookback: segmented reduce and scans", "[cuda][segmented][offsets][ordered]") {
+  seg_test::check_segmented<true, float, algo_test::mat2i>(ordered);
+}
+TEST_CASE("cuda ordered_lookback: in place", "[cuda][segmented][inplace][ordered]") {
+  seg_test::check_in_place(ordered);
+}
+
+// The default policy's float keyed scans and reduce_by_key run the ordered look-back: 20 runs at
+// 2^22 + 5 elements (runs of 3, of ~1000 and of 2^18 keys: heads in every tile, in some, in few),
+// every run bitwise equal to the first and within rounding of a double-precision host fold (relative
+// to the sum of the magnitudes folded).
+TEST_CASE("cuda default keyed float scans and reduce_by_key (ordered look-back): 20 runs bit for bit",
+          "[cuda][segmented][by_key][ordered]") {
+  using algo_test::device_buffer;
+  const std::int64_t n = algo_test::small_run() ? 20000 : (1 << 22) + 5;
+  for (const std::int64_t run : {std::int64_t{3}, std::int64_t{1000}, std::int64_t{1} << 18}) {
+    INFO("run length " << run << ", n = " << n);
+    std::vector<std::int32_t> h_k(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) h_k[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i / run);
+    const std::vector<float> h_v = algo_test::random_vector<float>(static_cast<std::size_t>(n), 77 + run);
+    device_buffer<std::int32_t> k(h_k), ko(h_k.size());
+    device_buffer<float> v(h_v), out(h_v.size());
+    device_buffer<long long> count(1);
+    std::vector<float> first_scan, first_sums;
+    int differing = 0;
+    for (int r = 0; r < 20; ++r) {
+      algo::inclusive_scan_by_key(algo::cuda, k.begin(), k.end(), v.begin(), out.begin());
+      std::vector<float> s = out.download();
+      algo::reduce_by_key_into(algo::cuda, k.begin(), k.end(), v.begin(), ko.begin(), out.begin(), count.begin());
+      const long long runs = count.download()[0];
+      REQUIRE(runs == (n + run - 1) / run);
+      std::vector<float> sums = out.download();
+      sums.resize(static_cast<std::size_t>(runs));
+      if (r == 0) {
+        first_scan = std::move(s);
+        first_sums = std::move(sums);
+        // within rounding of a double fold of each run
+        double acc = 0, mag = 0, worst = 0;
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (i % run == 0) acc = mag = 0;
+          acc += h_v[static_cast<std::size_t>(i)];
+          mag += std::fabs(h_v[static_cast<std::size_t>(i)]);
+          const double err = std::fabs(first_scan[static_cast<std::size_t>(i)] - acc) / (1.0 + mag);
+          worst = err > worst ? err : worst;
+          if ((i + 1) % run == 0 || i + 1 == n) {
+            const double e2 = std::fabs(first_sums[static_cast<std::size_t>(i / run)] - acc) / (1.0 + mag);
+            worst = e2 > worst ? e2 : worst;
+          }
+        }
+        CHECK(worst < 1e-4);
+      } else {
+        differing += !seg_test::same_bits(s, first_scan) || !seg_test::same_bits(sums, first_sums);
+      }
+    }
+    INFO("runs 1..19 that differ from run 0 in any bit: " << differing);
+    CHECK(differing == 0);
+  }
 }

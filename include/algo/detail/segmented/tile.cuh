@@ -508,6 +508,26 @@ struct flagged_items<segmented::indexed_iterator<F>, segmented::run_value<A, R>,
   }
 };
 
+/// The lifted operator restarts the ordered look-back's fold at a head (scan/ordered_lookback.cuh):
+/// op((h1, a), (h2, b)) is (h2, b) when h2, whatever a; reduce_by_key's pairs also count runs.
+template <class X, class A2, class A>
+struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented::seg_value<A>> {
+  static constexpr bool enabled = true;
+  static constexpr bool counts = false;
+  __device__ static __forceinline__ bool reset(const segmented::seg_value<A>& v) { return v.head != 0; }
+};
+template <class X, class A2, class A, class R>
+struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented::run_value<A, R>> {
+  static constexpr bool enabled = true;
+  static constexpr bool counts = true;
+  __device__ static __forceinline__ bool reset(const segmented::run_value<A, R>& v) { return v.runs != 0; }
+  __device__ static __forceinline__ R count(const segmented::run_value<A, R>& v) { return v.runs; }
+  __device__ static __forceinline__ segmented::run_value<A, R> with_count(const segmented::run_value<A, R>& v,
+                                                                          long long c) {
+    return segmented::run_value<A, R>{v.value, static_cast<R>(c)};
+  }
+};
+
 template <class F>
 struct tile_io_hook<segmented::indexed_iterator<F>> : std::true_type {
   template <class K>

@@ -99,6 +99,21 @@ struct narrow_tile_store : std::false_type {};
 template <class It, class Acc, class = void>
 struct flagged_items : std::false_type {};
 
+/// For the ordered look-back (ordered_lookback.cuh): operators whose fold restarts at some
+/// operands: op(a, b) takes nothing of a's value when reset(b) (the lifted segmented operator at a
+/// head: detail/segmented/tile.cuh specializes this).
+/// Then the left fold from any earlier point equals the fold from the newest reset on, bit for
+/// bit, so the look-back needs no prefix from before it: a scan by key whose predecessor tile holds
+/// a head takes that tile's aggregate and waits for nothing else. `counts`: op also adds an integer
+/// count (reduce_by_key's runs), exact in any order: the look-back still reaches an inclusive
+/// prefix for it, and the value still folds from the newest reset only.
+///   enabled, counts;  reset(v);  count(v) (counts);  with_count(v, c) (counts: v with count c).
+template <class Op, class Acc, class = void>
+struct ordered_reset {
+  static constexpr bool enabled = false;
+  static constexpr bool counts = false;
+};
+
 /// Phase: the warp phase (warp_phase::*_t); Block: the block scan (algo::block_scan::*_t, mapped
 /// to its class by block/block_scan_select.cuh); TuningBase: scan_config.cuh.
 template <class Problem, class Phase, class Block, class TuningBase = scan_tuning_base>

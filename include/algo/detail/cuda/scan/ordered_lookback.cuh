@@ -1,0 +1,274 @@
+// Strategy 6: single-pass scan, bitwise reproducible run to run, with the classic look-back's
+// waiting: the decoupled look-back (decoupled_lookback.cuh) with every fold across tiles a strict
+// left fold, in tile order.
+//
+// ---- what every tile computes (a fixed function of the input) ---------------------------------------
+//   A(u)  aggregate of tile u (the block scan's fixed shape);
+//   I(u)  inclusive prefix of tile u:  I(u) = (...((init op A(0)) op A(1)) op ...) op A(u)
+//         (absent init: A(0) first): the left fold of the aggregates, one operand at a time;
+//   E(t)  exclusive prefix of tile t: I(t - 1) (E(0) = init).
+// A left fold can be resumed from any of its partial results: I(t - 1) = I(k) op A(k + 1) op ... op
+// A(t - 1), folded left to right, is the same expression, bit for bit, whatever k is. So a tile may
+// start from the nearest inclusive prefix that happens to be published, as the classic look-back
+// does, and the result does not depend on which one that was: timing picks k, never the grouping.
+// (The classic look-back folds the aggregates after I(k) as a tree, a warp suffix scan, and joins
+// windows right to left: the grouping there depends on k, hence its run-to-run differences.)
+// The fixed-anchor look-back (deterministic_lookback.cuh) gets a fixed grouping by anchoring every
+// tile at I(t - 32): a tile must reach the anchor of its own residue, not just any inclusive prefix.
+//
+// ---- how tile t gets there (warp 0, after its aggregate) --------------------------------------------
+//   publish  A(t) at once;
+//   find     as the classic look-back: read the status of the 32 preceding tiles (lane 31 the
+//            nearest); wait while a tile above the nearest inclusive prefix k has published
+//            nothing; when the window holds no inclusive prefix, step back 32 tiles. Operators
+//            that restart at some operands (scan_tile.cuh, ordered_reset: the lifted segmented
+//            operator at a head) start the fold at the newest such aggregate above k instead, and
+//            a scan by key stops walking there: no inclusive prefix needed at all (reduce_by_key
+//            still walks to one for its run count, an integer sum, exact in any order);
+//   fold     x = the start's value; then the aggregates above it one at a time, in order: each
+//            lane puts its window value in shared memory and every lane folds the same values
+//            sequentially (broadcast reads). Two walked windows stay in shared memory; newer
+//            windows beyond them are read again, and a tile that has published its inclusive
+//            prefix since restarts the fold from it (the same value by the identity above);
+//   publish  I(t) = x op A(t); E(t) = x.
+// What this costs over the classic look-back: the dependent applications of op from the start on,
+// on warp 0's critical path, where the classic one does a 5-step suffix scan: none when the nearest
+// predecessor has published its prefix or holds a head (short segments), up to the walk's length
+// where long runs without a head meet a late inclusive prefix.
+//
+// ---- correctness -------------------------------------------------------------------------------------
+// Values: by induction on t, every published I(u) is the left fold above (tile 0 publishes init op
+// A(0); tile t folds the left fold I(k) one aggregate at a time), so E(t) and I(t) are fixed by the
+// input, for any associative operator and any op whose result depends only on its operands (IEEE
+// arithmetic as nvcc emits it; a custom operator whose inlined copies could contract a*b+c
+// differently would need -fmad=false, as for the fixed-anchor look-back). Operands are never
+// reordered: non-commutative operators keep their order. Memory ordering, epochs, the ticket and
+// forward progress: as the classic look-back (same tile state, same waits: a tile waits only on
+// tiles below it, which all finish by induction on the tile index).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "../../../error.hpp"
+#include "../../../policy.hpp"
+#include "../runtime.cuh"
+#include "../thread/shuffle.cuh"
+#include "scan_tile.cuh"
+#include "deterministic_lookback.cuh"
+#include "../lookback/tile_state.cuh"
+
+namespace algo::detail::cuda {
+
+/// The ordered look-back runs with the fixed-anchor look-back's tile shapes (stashed items, the
+/// keyed pairs' 256-thread tiles): what it changes is only the look-back.
+struct ordered_tuning_base : deterministic_tuning_base {};
+
+/// Windows whose values warp 0 keeps in shared memory while it walks back (older ones are read
+/// again from the tile state for the fold).
+inline constexpr int ordered_kept_windows = 2;
+
+/// Shared memory of the ordered fold (warp 0): the walked windows' values (the last slot: the
+/// window being folded when it is not kept), read by every lane in order.
+template <class Acc>
+struct ordered_storage {
+  uninitialized<Acc> value[ordered_kept_windows + 1][32];
+};
+
+/// The sum of the warp's 32 values (every lane).
+__device__ __forceinline__ unsigned warp_sum_u32(unsigned c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(full_warp_mask, c);
+#else
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) c += __shfl_xor_sync(full_warp_mask, c, d);
+  return c;
+#endif
+}
+
+/// x op v[from] op ... op v[31], left to right (every lane the same; `vals` written by the warp
+/// before a __syncwarp()).
+template <class Acc, class Op>
+__device__ __forceinline__ Acc fold_in_order(Acc x, int from, uninitialized<Acc> (&vals)[32], Op op) {
+#pragma unroll 4
+  for (int l = from; l < 32; ++l) x = op(x, vals[l].get());
+  return x;
+}
+
+// ---- the look-back (warp 0 of a tile, all 32 lanes) -----------------------------------------------------
+/// Publishes A(tile) and I(tile) and returns E(tile) (all lanes); see the top of this file.
+template <class Tuning, class State, class Acc, class Op>
+__device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsigned epoch, int tile, const Acc& aggregate,
+                                                        const maybe_value<Acc>& init, Op op, ordered_storage<Acc>& kept) {
+  using Reset = ordered_reset<Op, Acc>;
+  constexpr int keep = ordered_kept_windows;
+  const int lane = lane_index();
+  if (tile == 0) {
+    if (lane == 0) state.publish(0, tile_inclusive, combine(init, aggregate, op), epoch);
+    return init;
+  }
+  if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+  [[maybe_unused]] long long stats_start = 0;
+  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0;
+  if constexpr (Tuning::lookback_stats) stats_start = clock64();
+  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
+  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
+    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
+  }
+  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
+  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
+
+  // ---- find: walk back to where the fold starts ------------------------------------------------------------
+  // Window w covers tiles tile - 32 (w + 1) .. tile - 32 w - 1 (lane 31 the newest). The fold starts
+  // at the newest inclusive prefix, or (Reset) at the newest reset above it; every tile above the
+  // start must have published. Without counts a reset ends the walk; with counts the walk goes on
+  // to an inclusive prefix, summing the counts of the tiles above it.
+  Acc v{};
+  int w = 0;
+  int k;                       // lane of the inclusive prefix in window w, -1 when none
+  int start_w = -1, start = -1;  // where the fold starts: window and lane
+  long long counted = 0;       // (counts) the counts of the walked tiles above the inclusive prefix
+  for (;; ++w) {
+    const int pred = tile - 32 * (w + 1) + lane;
+    if constexpr (Tuning::lookback_stats) ++stats_windows;
+    unsigned status;
+    unsigned resets = 0;  // lanes holding an aggregate that resets the fold
+    while (true) {
+      if constexpr (Tuning::lookback_stats) ++stats_polls;
+      status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
+      const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
+      const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
+      k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
+      int s = k;  // the lowest lane whose predecessors in the window are not needed
+      if constexpr (Reset::enabled) {
+        resets = __ballot_sync(full_warp_mask, status == tile_aggregate && Reset::reset(v));
+        if constexpr (!Reset::counts) {
+          if (resets && 31 - __clz(resets) > s) s = 31 - __clz(resets);
+        }
+      }
+      const unsigned needed = s < 0 ? ~0u : s == 31 ? 0u : ~0u << (s + 1);  // the lanes above s
+      if ((empty_lanes & needed) == 0) break;
+      if constexpr (Tuning::lookback_stats) ++stats_sleeps;
+      if (sleep_ns > 0) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
+      }
+    }
+    if (w < keep) kept.value[w][lane].get() = v;
+    const unsigned above_k = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);
+    if constexpr (Reset::enabled) {
+      if (start_w < 0 && (resets & above_k)) {  // the newest reset above the inclusive prefix
+        start_w = w;
+        start = 31 - __clz(resets & above_k);
+      }
+    }
+    if constexpr (Reset::counts) {
+      const bool mine = ((above_k >> lane) & 1u) && status == tile_aggregate;
+      counted += static_cast<long long>(warp_sum_u32(mine ? static_cast<unsigned>(Reset::count(v)) : 0u));
+    }
+    if (k >= 0 || (Reset::enabled && !Reset::counts && start_w >= 0)) break;
+    // tile 0 publishes only its inclusive prefix: the window holding it ends the walk
+  }
+  if (start_w < 0) {  // no reset above the inclusive prefix: the fold starts there
+    start_w = w;
+    start = k;
+  }
+
+  // ---- fold: from the start, one value at a time, oldest first ---------------------------------------------
+  // Window `w` (the last walked) is in v; windows below `keep` are kept; others are read again
+  // (all published by now; a tile that has published its inclusive prefix since gives that, the
+  // fold up to it bit for bit, so the fold may restart from it).
+  [[maybe_unused]] long long total = 0;
+  if constexpr (Reset::counts) total = static_cast<long long>(Reset::count(shfl_idx(v, k))) + counted;
+  // window u's values in a slot of `kept`; `restart`: the newest lane that reads as an inclusive prefix
+  // in a window read again (-1: none, or a kept window)
+  const auto window_slot = [&](int u, int& restart) {
+    restart = -1;
+    if (u < keep) return u;
+    Acc r = v;
+    if (u != w) {
+      const unsigned status = state.load(tile - 32 * (u + 1) + lane, epoch, r);
+      const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
+      restart = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
+    }
+    __syncwarp();  // the slot's previous window is read by every lane by now
+    kept.value[keep][lane].get() = r;
+    return keep;
+  };
+  int restart;
+  int slot = window_slot(start_w, restart);
+  __syncwarp();
+  Acc x = fold_in_order(kept.value[slot][start].get(), start + 1, kept.value[slot], op);
+  for (int u = start_w - 1; u >= 0; --u) {  // the newer windows, whole
+    slot = window_slot(u, restart);
+    __syncwarp();
+    x = restart >= 0 ? fold_in_order(kept.value[slot][restart].get(), restart + 1, kept.value[slot], op)
+                     : fold_in_order(x, 0, kept.value[slot], op);
+  }
+  if constexpr (Reset::counts) x = Reset::with_count(x, total);
+  __syncwarp();  // every lane's reads of kept are done before the next tile's warp 0 could reuse it
+  if (lane == 0) state.publish(tile, tile_inclusive, op(x, aggregate), epoch);
+  if constexpr (Tuning::lookback_stats) {
+    if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
+  }
+  return some(x);
+}
+
+// ---- the kernel: one block per tile -------------------------------------------------------------------
+template <class K, class Problem, class State>
+__global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
+    ordered_lookback_kernel(Problem p, State state, unsigned epoch, int num_tiles) {
+  using Acc = typename K::acc_t;
+  __shared__ typename K::temp_storage s;
+  __shared__ ordered_storage<Acc> kept;
+  __shared__ int ticket;
+
+  // ---- ticket ----------------------------------------------------------------------------------------
+  int tile;
+  if constexpr (K::tuning::ticket) {
+    if (threadIdx.x == 0) {
+      const int t = state.take();
+      if (t == num_tiles - 1) state.reset();  // the last ticket: every block has drawn its own
+      ticket = t;
+    }
+    __syncthreads();
+    tile = ticket;
+  } else {
+    tile = static_cast<int>(blockIdx.x);  // bench variant: the hardware's dispatch order
+  }
+
+  // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
+  scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
+               [&](const Acc& aggregate) {
+                 return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
+               });
+}
+
+// ---- host ------------------------------------------------------------------------------------------------
+/// The ordered look-back with an explicit tuning (the bench and tests run variants through this).
+/// Tile state from with_tile_state (tile_state.cuh), as the classic look-back's.
+template <class Phase, class Block, class TuningBase, class Problem>
+void run_ordered_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_resource* resource = nullptr) {
+  using K = tile_traits<Problem, Phase, Block, TuningBase>;
+  using State = tile_state_for<typename K::acc_t, K::tuning::tile_state_spread>;
+  const std::int64_t tiles = K::tiles(p.n);
+  if (tiles == 0) return;
+  if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
+  if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
+
+  const auto launch = [&](void* memory, unsigned epoch) {
+    ordered_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(p, State::at(memory, tiles), epoch,
+                                                                  static_cast<int>(tiles));
+    check_launch(p.name, "ordered_lookback_kernel");
+  };
+  with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), stream, resource, launch);
+}
+
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::ordered_lookback_t, Phase, Block, const Problem& p) {
+  run_ordered_lookback_tuned<Phase, Block, ordered_tuning_base>(p, policy.stream, policy.resource);
+}
+
+}  // namespace algo::detail::cuda
