@@ -76,25 +76,32 @@ void scan_by_key(const cub_policy& p, scan_kind<Inclusive>, KeyIt keys, ValIt va
   });
 }
 
+/// cub::DeviceReduce::ReduceByKey (plain equality), its run count written to `count` on the stream.
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Op, class CountIt>
+void cub_reduce_by_key(const char* name, const cub_policy& p, KeyIt keys, ValIt values, std::int64_t n,
+                       KeyOut keys_out, ValOut values_out, Op op, CountIt count) {
+  using V = iter_value_t<ValIt>;
+  using Acc = accumulator_t<Op, V, V>;
+  auto k = cuda::unwrap(keys);
+  auto in = cub_backend::as_accumulator<Acc>(cuda::unwrap(values));
+  auto ko = cuda::unwrap(keys_out);
+  auto vo = cuda::unwrap(values_out);
+  const auto aop = cub_backend::cub_operator<Acc>(op);
+  cub_backend::run_with_temporaries(name, "cub::DeviceReduce::ReduceByKey", p, [&](void* tmp, std::size_t& bytes) {
+    return cub_backend::with_count(n, [&](auto items) {
+      return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k, ko, in, vo, count, aop, items, p.stream);
+    });
+  });
+}
+
 template <class KeyIt, class ValIt, class KeyOut, class ValOut, class Eq, class Op>
 std::int64_t reduce_by_key(const cub_policy& p, KeyIt keys, ValIt values, std::int64_t n, KeyOut keys_out,
                            ValOut values_out, Eq eq, Op op) {
   if constexpr (!cub_backend::is_plain_equal_v<Eq, iter_value_t<KeyIt>>) {
     return reduce_by_key_lifted(p, keys, values, n, keys_out, values_out, eq, op);
   } else {
-    using V = iter_value_t<ValIt>;
-    using Acc = accumulator_t<Op, V, V>;
-    auto k = cuda::unwrap(keys);
-    auto in = cub_backend::as_accumulator<Acc>(cuda::unwrap(values));
-    auto ko = cuda::unwrap(keys_out);
-    auto vo = cuda::unwrap(values_out);
-    const auto aop = cub_backend::cub_operator<Acc>(op);
     cuda::temporary_buffer runs(p, sizeof(long long));
-    cub_backend::run_with_temporaries("reduce_by_key", "cub::DeviceReduce::ReduceByKey", p, [&](void* tmp, std::size_t& bytes) {
-      return cub_backend::with_count(n, [&](auto count) {
-        return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k, ko, in, vo, runs.as<long long>(), aop, count, p.stream);
-      });
-    });
+    cub_reduce_by_key("reduce_by_key", p, keys, values, n, keys_out, values_out, op, runs.as<long long>());
     return cuda::copy_to_host("reduce_by_key", runs.as<long long>(), p.stream);
   }
 }
@@ -107,20 +114,7 @@ void reduce_by_key_into(const cub_policy& p, KeyIt keys, ValIt values, std::int6
   if constexpr (!cub_backend::is_plain_equal_v<Eq, iter_value_t<KeyIt>>) {
     reduce_by_key_lifted_to(p, keys, values, n, keys_out, values_out, eq, op, cuda::unwrap(count_out));
   } else {
-    using V = iter_value_t<ValIt>;
-    using Acc = accumulator_t<Op, V, V>;
-    auto k = cuda::unwrap(keys);
-    auto in = cub_backend::as_accumulator<Acc>(cuda::unwrap(values));
-    auto ko = cuda::unwrap(keys_out);
-    auto vo = cuda::unwrap(values_out);
-    auto c = cuda::unwrap(count_out);
-    const auto aop = cub_backend::cub_operator<Acc>(op);
-    cub_backend::run_with_temporaries("reduce_by_key_into", "cub::DeviceReduce::ReduceByKey", p,
-                                      [&](void* tmp, std::size_t& bytes) {
-      return cub_backend::with_count(n, [&](auto count) {
-        return ::cub::DeviceReduce::ReduceByKey(tmp, bytes, k, ko, in, vo, c, aop, count, p.stream);
-      });
-    });
+    cub_reduce_by_key("reduce_by_key_into", p, keys, values, n, keys_out, values_out, op, cuda::unwrap(count_out));
   }
 }
 
