@@ -19,19 +19,19 @@ B=$PWD/bin
 "$B/reduce_small_new" --verify >"$R/verify.log" 2>&1; echo "verify rc $?" >>"$R/tests.txt"
 for t in "$B"/test_*; do
   n=$(basename "$t")
-  (timeout 240 "$t" "~[large]" >"$R/$n.log" 2>&1; echo "$n rc $?" >>"$R/tests.txt") &
+  (timeout "${TEST_TIMEOUT:-150}" "$t" "~[large]" >"$R/$n.log" 2>&1; echo "$n rc $?" >>"$R/tests.txt") &
 done
 for tool in racecheck synccheck; do
-  (ALGO_TEST_SMALL=1 timeout 200 compute-sanitizer --tool $tool "$B/test_cuda_reduce_retirement" "[retirement]" >"$R/$tool.log" 2>&1; echo "$tool rc $?" >>"$R/tests.txt") &
+  (ALGO_TEST_SMALL=1 timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool "$B/test_cuda_reduce_retirement" "[retirement]" >"$R/$tool.log" 2>&1; echo "$tool rc $?" >>"$R/tests.txt") &
 done
 wait
-for r in 1 2; do
+for r in $(seq 1 "${ROUNDS:-2}"); do
   "$B/reduce_small_main" --reps "${REPS:-200}" >"$R/probe_main_$r.log" 2>&1
   "$B/reduce_small_new" --reps "${REPS:-200}" >"$R/probe_new_$r.log" 2>&1
 done
 M=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,launch__registers_per_thread,launch__shared_mem_per_block_static,smsp__cycles_active.max
-for v in main new; do
-  timeout 150 ncu --clock-control none --cache-control none --csv --page raw --metrics "$M" --section WarpStateStats \
+for v in ${NCU_BINS:-new}; do
+  timeout 100 ncu --clock-control none --cache-control none --csv --page raw --metrics "$M" --section WarpStateStats \
     -k 'regex:[Rr]educe' "$B/reduce_small_$v" --ncu >"$R/ncu_$v.csv" 2>"$R/ncu_$v.err"
 done
 cuobjdump -sass "$B/reduce_small_new" >"$R/sass_new.txt" 2>/dev/null
