@@ -2,6 +2,7 @@
 // memory on a device without cudaDevAttrPageableMemoryAccess), found before anything is launched.
 #pragma once
 
+#include <cuda.h>  // CUpointer_attribute, CUdeviceptr (types only: nothing links libcuda)
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -29,6 +30,43 @@ auto raw_address(const thrust::detail::normal_iterator<P>& it) -> decltype(raw_a
   return raw_address(it.base());
 }
 
+// ---- the driver's pointer query, without linking libcuda ---------------------------------------
+/// cuPointerGetAttributes (CUresult (unsigned, CUpointer_attribute*, void**, CUdeviceptr)), found
+/// once through the runtime; nullptr where the runtime cannot give it. One attribute through the
+/// driver costs less than cudaPointerGetAttributes, which asks for every attribute and maps the
+/// answer to the runtime's types (it is paid twice per call: input and output).
+using driver_pointer_query_fn = CUresult (*)(unsigned int, CUpointer_attribute*, void**, CUdeviceptr);
+inline driver_pointer_query_fn driver_pointer_query() {
+  static const driver_pointer_query_fn fn = []() -> driver_pointer_query_fn {
+#if CUDART_VERSION >= 12000
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+#if CUDART_VERSION >= 12050
+    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &f, 12000, cudaEnableDefault, &status);
+#else
+    const cudaError_t e = cudaGetDriverEntryPoint("cuPointerGetAttributes", &f, cudaEnableDefault, &status);
+#endif
+    if (e == cudaSuccess && status == cudaDriverEntryPointSuccess && f) return reinterpret_cast<driver_pointer_query_fn>(f);
+    (void)cudaGetLastError();
+#endif
+    return nullptr;
+  }();
+  return fn;
+}
+
+/// True when the driver knows `p` as CUDA memory (device, pinned host, managed: any memory type
+/// but "none"). False says nothing either way (unknown pointer, no driver entry point, an error):
+/// the caller then asks the runtime, which decides as before. So this never accepts a pointer the
+/// runtime's query would reject: both read the same driver record of the address.
+inline bool driver_knows_pointer(const void* p) {
+  const driver_pointer_query_fn query = driver_pointer_query();
+  if (!query) return false;
+  unsigned type = 0;  // CUmemorytype; 0: not a CUDA allocation
+  CUpointer_attribute attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void* data = &type;
+  return query(1, &attribute, &data, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS && type != 0;
+}
+
 /// Throws unless `p` (n elements) is memory the current device can read and write.
 inline void check_device_reachable(const char* algorithm, const char* what, const void* p, std::int64_t n) {
   if (n <= 0) return;
@@ -36,6 +74,9 @@ inline void check_device_reachable(const char* algorithm, const char* what, cons
   // a GPU that reads pageable host memory reaches every pointer: no driver query (it costs about a
   // microsecond a pointer, a visible part of a small call's ~10 us)
   if (cuda::current_device_info().pageable_access) return;
+  // CUDA memory by the driver's one-attribute query; anything else (host memory, errors) is
+  // decided by the runtime's query below, as it always was
+  if (driver_knows_pointer(p)) return;
   cudaPointerAttributes attr{};
   const cudaError_t e = cudaPointerGetAttributes(&attr, p);
   if (e != cudaSuccess) {

@@ -149,9 +149,14 @@ T reduce_run_loads(const char* name, const Policy& p, It first, std::int64_t n, 
       decltype(reduce_strategies<Agent, RawOp, It, OutIt, T, Op>::pick(typename Policy::reduce_strategy{}));
 
   // ---- layout: contiguous ranges over a grid that fits on the device ----------------------------------
-  int max_blocks = resident_blocks<Strategy>(name, Strategy::kernel(), Agent::threads, Tuning::max_blocks_per_sm);
-  if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
-  const reduce_layout L = Agent::layout(n, vector_misalignment(first), max_blocks);
+  // (an input that one block covers needs no occupancy query: the layout is the same for any grid)
+  const int misalignment = vector_misalignment(first);
+  reduce_layout L = Agent::layout(n, misalignment, 1);
+  if (L.tiles > static_cast<std::int64_t>(Agent::warps) * Tuning::min_tiles_per_warp) {
+    int max_blocks = resident_blocks<Strategy>(name, Strategy::kernel(), Agent::threads, Tuning::max_blocks_per_sm);
+    if (max_blocks > Tuning::max_blocks) max_blocks = Tuning::max_blocks;
+    L = Agent::layout(n, misalignment, max_blocks);
+  }
 
   // ---- to the host: the kernel writes the result and a flag into mapped pinned memory ----------------
   if constexpr (to_host) {

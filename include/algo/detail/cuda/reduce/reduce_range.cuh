@@ -208,6 +208,51 @@ struct reduce_range {
       return maybe_value<T>{block.reduce(acc.value, valid, op), true};
     }
   }
+
+  /// reduce_block with fewer barriers when the block tree is a perfect one (the one-block kernel,
+  /// reduce_single.cuh): commutative operators whose threads with values fill 32 x 2^j whole warps
+  /// (every one-block input of 2^10..2^12 four-byte elements) fold each warp with the warp phase,
+  /// then warp 0 folds the warps' values: one barrier after the count instead of five. The result
+  /// is bitwise block_reduce's: for m = 32 x 2^j values its neighbour-pair halving and warp 0's
+  /// ascending offsets build the perfect binary tree over the m values in order, and so do 32-lane
+  /// warp folds (ascending offsets 1..16: the perfect tree of each warp) joined by a perfect tree
+  /// over the 2^j warps. Any other count (a partial warp, 3, 5, 6 or 7 warps) takes block_reduce.
+  template <class Op>
+  __device__ maybe_value<T> reduce_block_few_barriers(Op op) const {
+    if constexpr (Ordered) {
+      return reduce_block(op);
+    } else {
+      const int warp = static_cast<int>(threadIdx.x) / 32;
+      const maybe_value<T> acc = reduce_block_steps(warp, op);
+      const int valid = __syncthreads_count(acc.has);
+      if (valid == 0) return maybe_value<T>{T{}, false};
+      const int k = valid / 32;  // whole warps holding values (they form a prefix)
+      if (valid % 32 != 0 || (k & (k - 1)) != 0) return maybe_value<T>{block_t(s.block).reduce(acc.value, valid, op), true};
+      if (k == 1) {  // one warp: its fold is the block's (warp 0 only; the others hold nothing)
+        if (warp != 0) return maybe_value<T>{T{}, true};
+        return maybe_value<T>{warp_t(s.warp[0]).reduce_full(acc.value, op), true};
+      }
+      // the warps' values go where no warp's scratch is: the block's own warp slots (smem phase:
+      // s.warp[w] overlaps s.block.slot[32w, 32w + 32)) or the slots (shfl: no scratch at all)
+      T* aggregate;
+      if constexpr (warp_phase_is_smem) {
+        aggregate = &s.block.warp.slot[0];
+      } else {
+        aggregate = &s.block.slot[0];
+      }
+      if (warp < k) {
+        const T v = warp_t(s.warp[warp]).reduce_full(acc.value, op);
+        if (lane_index() == 0) aggregate[warp] = v;
+      }
+      __syncthreads();
+      if (warp != 0) return maybe_value<T>{T{}, true};  // only thread 0's value is the block's
+      const int lane = lane_index();
+      const T a = aggregate[lane < k ? lane : 0];
+      return maybe_value<T>{warp_t(s.warp[0]).reduce(a, k, op), true};
+    }
+  }
+  static constexpr bool warp_phase_is_smem = std::is_same<Phase, ::algo::warp_phase::smem_t>::value;
+  static constexpr int min_tiles_per_warp = Tuning::min_tiles_per_warp;
 };
 
 /// The in-order fold of `count` values at `values` (written by other blocks) by one block, into

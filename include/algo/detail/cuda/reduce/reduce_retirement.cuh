@@ -7,8 +7,9 @@
 //              release publishes the partial, the last one's acquire sees every partial)
 //   last block the block that draws the last ticket folds the partials in block order, writes
 //              init op total, and disarms the ticket word for the next call
-// A one-block grid skips the partials and the ticket. The block count depends only on n and the
-// device, and every fold has a fixed shape, so float results are identical from run to run.
+// A one-block layout runs reduce_single.cuh's kernel instead (no partials, no ticket, a short
+// parameter list; bitwise the same result). The block count depends only on n and the device, and
+// every fold has a fixed shape, so float results are identical from run to run.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 
 #include "../runtime.cuh"
 #include "reduce_range.cuh"
+#include "reduce_single.cuh"
 #include "reduce_sync.cuh"
 
 namespace algo::detail::cuda {
@@ -77,7 +79,8 @@ struct reduce_retirement {
   }
   static void run(const char* algorithm, cudaStream_t stream, It first, const reduce_layout& L, OutIt out, T init,
                   Op op, void* temp) {
-    const auto tmp = L.blocks > 1 ? retirement_temp<T>::carve(temp) : retirement_temp<T>{nullptr, nullptr};
+    if (L.blocks == 1) return run_single_block<Agent>(algorithm, stream, first, L, out, init, op);
+    const auto tmp = retirement_temp<T>::carve(temp);
     kernel()<<<L.blocks, Agent::threads, 0, stream>>>(first, L, out, init, op, tmp, next_epoch_tag());
     check_launch(algorithm, "reduce_retirement_kernel");
   }

@@ -2,7 +2,7 @@
 //
 //   pass 1   every block folds its contiguous range and writes its partial
 //   pass 2   one block folds the partials in block order and writes init op total
-// A one-block grid writes the result in pass 1 and skips pass 2. Deterministic.
+// A one-block layout runs reduce_single.cuh's kernel alone (bitwise pass 1's result). Deterministic.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 
 #include "../runtime.cuh"
 #include "reduce_range.cuh"
+#include "reduce_single.cuh"
 #include "reduce_sync.cuh"
 
 namespace algo::detail::cuda {
@@ -45,10 +46,10 @@ struct reduce_two_pass {
   }
   static void run(const char* algorithm, cudaStream_t stream, It first, const reduce_layout& L, OutIt out, T init,
                   Op op, void* temp) {
+    if (L.blocks == 1) return run_single_block<Agent>(algorithm, stream, first, L, out, init, op);
     T* partials = static_cast<T*>(temp);
     kernel()<<<L.blocks, Agent::threads, 0, stream>>>(first, L, out, init, op, partials);
     check_launch(algorithm, "reduce_two_pass_blocks_kernel");
-    if (L.blocks == 1) return;
     reduce_two_pass_partials_kernel<Agent, OutIt, T, Op><<<1, Agent::threads, 0, stream>>>(partials, L.blocks, out, init, op);
     check_launch(algorithm, "reduce_two_pass_partials_kernel");
   }
