@@ -23,6 +23,7 @@
 // segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
 // offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more,
+// detail/segmented/reduce_groups.cuh for uniform_offsets of 1-2047 elements,
 // detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
 // check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
 // offsets in their tiles (seg::offset_heads) instead of a heads mask built first.
@@ -47,6 +48,7 @@
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
 #  include "detail/segmented/reduce_blocks.cuh"
+#  include "detail/segmented/reduce_groups.cuh"
 #  include "detail/segmented/reduce_long.cuh"
 #  include "detail/segmented/reduce_merge_path.cuh"
 #  include "detail/segmented/tile.cuh"
@@ -349,7 +351,8 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// over four times that, at least as many segments as SMs: uniform_offsets' length, or what the
 /// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
 /// fewer uniform segments of 4096 or more, each split over several blocks
-/// (detail/segmented/reduce_long.cuh); any other offsets, the balanced merge-path kernel
+/// (detail/segmented/reduce_long.cuh); uniform segments of 1-2047 elements, a group of lanes a
+/// segment (detail/segmented/reduce_groups.cuh); any other offsets, the balanced merge-path kernel
 /// (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
@@ -366,6 +369,12 @@ void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B,
     if (length >= seg::long_segments::long_length && segments < sm_count) {
       seg::long_segments::reduce<W>("segmented_reduce", policy, first + info.first, length, segments,
                                     kernel_view(policy, out), init, op);
+      return;
+    }
+    // short and middling segments: a group of lanes a segment
+    if (length >= 1 && length < seg::segment_groups::max_length) {
+      seg::segment_groups::reduce("segmented_reduce", policy, first + info.first, length, segments,
+                                  kernel_view(policy, out), init, op);
       return;
     }
   }

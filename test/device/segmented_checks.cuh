@@ -984,18 +984,15 @@ void check_large_scan_by_key(const Policy& policy) {
   for (int j = 0; j < 4; ++j) CHECK(int(tail[j]) == int((n - 4 + j) % L + 1));
 }
 
-/// segmented_reduce over uniform_offsets(L) with long segments (L >= 4096: algo::cuda's
-/// block-per-segment path): 16-byte loads (L a multiple of 4, start aligned or not), element loads
-/// (L odd), one block per segment and segments split over blocks (L ~ 2^20), float bitwise
-/// reproducible, mat2i (non-commutative), and more than 65535 segments of a counting iterator.
+/// segmented_reduce over uniform_offsets(L, first) with S segments, for each {L, S, first}: float
+/// against a double-precision host fold and bitwise equal when run again, mat2i (non-commutative)
+/// against the host.
+struct uniform_shape {
+  std::int64_t L, S, first;
+};
 template <class Policy>
-void check_long_uniform(const Policy& policy) {
-  struct shape {
-    std::int64_t L, S, first;
-  };
-  const std::vector<shape> shapes = {{4096, 37, 0}, {4096, 37, 1}, {5001, 20, 3}, {8192, 3, 2}, {4096, 300, 1}, {2500, 400, 0},
-                                     {(std::int64_t(1) << 20) + 4, 3, 0}, {(std::int64_t(1) << 20) + 3, 2, 1}};
-  for (const shape& sh : shapes) {
+void check_uniform_shapes(const Policy& policy, const std::vector<uniform_shape>& shapes) {
+  for (const uniform_shape& sh : shapes) {
     const std::int64_t n = sh.first + sh.L * sh.S + 3;
     const auto un = static_cast<std::size_t>(n);
     std::vector<std::int64_t> h_o;
@@ -1027,6 +1024,16 @@ void check_long_uniform(const Policy& policy) {
       CHECK(red.guard_intact());
     }
   }
+}
+
+/// segmented_reduce over uniform_offsets(L) with long segments (L >= 4096: algo::cuda's
+/// block-per-segment path): 16-byte loads (L a multiple of 4, start aligned or not), element loads
+/// (L odd), one block per segment and segments split over blocks (L ~ 2^20), float bitwise
+/// reproducible, mat2i (non-commutative), and more than 65535 segments of a counting iterator.
+template <class Policy>
+void check_long_uniform(const Policy& policy) {
+  check_uniform_shapes(policy, {{4096, 37, 0}, {4096, 37, 1}, {5001, 20, 3}, {8192, 3, 2}, {4096, 300, 1}, {2500, 400, 0},
+                                {(std::int64_t(1) << 20) + 4, 3, 0}, {(std::int64_t(1) << 20) + 3, 2, 1}});
   {
     auto series = [](std::int64_t a, std::int64_t b) { return (a + b - 1) * (b - a) / 2; };  // a + ... + (b - 1)
     const std::int64_t L = 4096, S = 70000;
@@ -1043,6 +1050,41 @@ void check_long_uniform(const Policy& policy) {
     expect_equal("(a, b) -> b: each segment's last element", out.download(), want);
   }
   require_device_ok("end of check_long_uniform");
+}
+
+/// segmented_reduce over uniform_offsets(L) with short and middling segments (1 <= L < 2048:
+/// algo::cuda's group-of-lanes path): every group size (L from 1 to 2047, rows of one and of several
+/// loads a lane, rows that end part way), 16-byte loads (L a multiple of 4, start aligned) and
+/// element loads (start unaligned, L odd), segment counts that leave a warp's last groups or a
+/// block's last warps without a segment, more segments than the grid holds at once; an int64
+/// counting iterator (closed form) with (a, b) -> b.
+template <class Policy>
+void check_short_uniform(const Policy& policy) {
+  std::vector<uniform_shape> shapes = {{1, 1000, 0},  {2, 333, 1},  {3, 77, 0},    {4, 4097, 0},  {4, 100, 1},
+                                       {5, 61, 2},    {8, 999, 0},  {12, 50, 4},   {31, 33, 0},   {32, 4100, 0},
+                                       {32, 7, 3},    {33, 40, 0},  {64, 257, 0},  {100, 90, 4},  {128, 31, 0},
+                                       {255, 20, 1},  {256, 1025, 0}, {256, 3, 2}, {512, 17, 0},  {1000, 45, 0},
+                                       {1024, 9, 4},  {2047, 11, 0}, {2044, 13, 0}};
+  if (!small_run()) {
+    shapes.push_back({4, 3000000, 0});  // more segments than the grid holds: the grid-stride loop
+    shapes.push_back({256, 300000, 0});
+  }
+  check_uniform_shapes(policy, shapes);
+  for (const std::int64_t L : {std::int64_t(1), std::int64_t(7), std::int64_t(32), std::int64_t(1500)}) {
+    const std::int64_t S = 2000;
+    INFO("policy " << policy_name<Policy>() << ", counting iterator, uniform_offsets(" << L << "), " << S << " segments");
+    const auto o = algo::uniform_offsets(L);
+    device_buffer<std::int64_t> out(static_cast<std::size_t>(S));
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o, o + (S + 1), out.begin(), std::int64_t(3));
+    std::vector<std::int64_t> want;
+    for (std::int64_t k = 0; k < S; ++k) want.push_back(3 + (k * L + (k + 1) * L - 1) * L / 2);
+    expect_equal("vs closed form", out.download(), want);
+    algo::segmented_reduce(policy, thrust::counting_iterator<std::int64_t>(0), o, o + (S + 1), out.begin(), std::int64_t(-1),
+                           take_right{});
+    for (std::int64_t k = 0; k < S; ++k) want[static_cast<std::size_t>(k)] = (k + 1) * L - 1;
+    expect_equal("(a, b) -> b: each segment's last element", out.download(), want);
+  }
+  require_device_ok("end of check_short_uniform");
 }
 
 /// segmented_reduce with offsets in memory whose segments are all long (algo::cuda's block per

@@ -36,6 +36,10 @@ TEST_CASE("cuda segmented: fancy iterators, uniform_offsets, device_vector", "[c
 TEST_CASE("cuda segmented_reduce: long uniform segments (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_uniform(algo::cuda);
 }
+TEST_CASE("cuda segmented_reduce: short and middling uniform segments (a group of lanes a segment)",
+          "[cuda][segmented][uniform]") {
+  seg_test::check_short_uniform(algo::cuda);
+}
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }
