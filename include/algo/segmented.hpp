@@ -157,7 +157,9 @@ void run_lifted(const par_policy& p, In in, std::int64_t n, Out out, SOp sop, al
 /// reproducible run to run (a struct of floats takes the classic look-back). The ordered look-back
 /// stops at the newest head (scan/ordered_lookback.cuh): H100, 2^26 f32, the scan by key 1.09-1.12x
 /// CUB where the fixed-anchor look-back was at 1.06x, reduce_by_key 0.97-1.21x (was 0.96-1.10x)
-/// (bench/notes/keys_segments.md, "The ordered look-back").
+/// (bench/notes/keys_segments.md, "The ordered look-back"). Reproducible as long as op's result
+/// depends only on its operands (algo's operators, plain IEEE arithmetic; a user's float operator
+/// whose inlined copies nvcc could contract a*b+c differently needs -fmad=false).
 template <class Acc, class... S, class In, class Out, class SOp>
 void run_lifted(const cuda_policy<S...>& p, In in, std::int64_t n, Out out, SOp sop, alias_kind) {
   using Policy = cuda_policy<S...>;

@@ -1052,6 +1052,12 @@ void check_long_uniform(const Policy& policy) {
   require_device_ok("end of check_long_uniform");
 }
 
+/// (a, b) -> a: associative, not commutative; a fold keeps its first operand.
+struct keep_first {
+  template <class T>
+  ALGO_HD T operator()(const T& a, const T&) const { return a; }
+};
+
 /// segmented_reduce over uniform_offsets(L) with short and middling segments (1 <= L < 2048:
 /// algo::cuda's group-of-lanes path): every group size (L from 1 to 2047, rows of one and of several
 /// loads a lane, rows that end part way), 16-byte loads (L a multiple of 4, start aligned) and
@@ -1070,6 +1076,21 @@ void check_short_uniform(const Policy& policy) {
     shapes.push_back({256, 300000, 0});
   }
   check_uniform_shapes(policy, shapes);
+  // operand order on the 16-byte path (aligned floats, L a multiple of 4): (a, b) -> b gives each
+  // segment's last element, (a, b) -> a the init
+  for (const std::int64_t L : {std::int64_t(4), std::int64_t(8), std::int64_t(36), std::int64_t(256), std::int64_t(1028)}) {
+    const std::int64_t S = 777;
+    INFO("policy " << policy_name<Policy>() << ", float, (a, b) -> b and (a, b) -> a, uniform_offsets(" << L << ")");
+    const auto h_x = random_vector<float>(static_cast<std::size_t>(L * S), static_cast<std::uint64_t>(L + 17));
+    const auto o = algo::uniform_offsets(L);
+    device_buffer<float> x(h_x), red(static_cast<std::size_t>(S));
+    algo::segmented_reduce(policy, x.begin(), o, o + (S + 1), red.begin(), -1.0f, take_right{});
+    std::vector<float> want;
+    for (std::int64_t k = 0; k < S; ++k) want.push_back(h_x[static_cast<std::size_t>((k + 1) * L - 1)]);
+    CHECK(same_bits(red.download(), want));
+    algo::segmented_reduce(policy, x.begin(), o, o + (S + 1), red.begin(), -1.0f, keep_first{});
+    CHECK(same_bits(red.download(), std::vector<float>(static_cast<std::size_t>(S), -1.0f)));
+  }
   for (const std::int64_t L : {std::int64_t(1), std::int64_t(7), std::int64_t(32), std::int64_t(1500)}) {
     const std::int64_t S = 2000;
     INFO("policy " << policy_name<Policy>() << ", counting iterator, uniform_offsets(" << L << "), " << S << " segments");

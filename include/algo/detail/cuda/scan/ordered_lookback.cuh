@@ -200,7 +200,9 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   int restart;
   int slot = window_slot(start_w, restart);
   __syncwarp();
-  Acc x = fold_in_order(kept.value[slot][start].get(), start + 1, kept.value[slot], op);
+  // a start window read again may show a newer inclusive prefix above the start: the fold up to it
+  const int from = restart > start ? restart : start;
+  Acc x = fold_in_order(kept.value[slot][from].get(), from + 1, kept.value[slot], op);
   for (int u = start_w - 1; u >= 0; --u) {  // the newer windows, whole
     slot = window_slot(u, restart);
     __syncwarp();
