@@ -250,38 +250,7 @@ TEST_CASE("cuda scans: deterministic look-back tunings (windows per poll, no del
 
 TEST_CASE("cuda scans: deterministic look-back, concurrent scans on several streams, back-to-back scans on one",
           "[cuda][scan][deterministic]") {
-  const std::vector<std::int64_t> ns = cuda_scan_test::small_run()
-                                           ? std::vector<std::int64_t>{20000, 4097, 7777, 3 * 3072 + 1}
-                                           : std::vector<std::int64_t>{5000000, 1 << 20, 777777, 3 * 3072 + 1, 4000000, 100003};
-  std::vector<std::vector<affine_i>> h(ns.size());
-  std::vector<std::unique_ptr<device_buffer<affine_i>>> in, out;
-  for (std::size_t i = 0; i < ns.size(); ++i) {
-    h[i] = random_vector<affine_i>(static_cast<std::size_t>(ns[i]), 300 + i);
-    in.push_back(std::make_unique<device_buffer<affine_i>>(h[i]));
-    out.push_back(std::make_unique<device_buffer<affine_i>>(h[i].size()));
-  }
-  const compose_affine_i op{};
-  SECTION("one stream per scan, all in flight at once") {
-    std::vector<std::unique_ptr<test_stream>> streams;
-    for (std::size_t i = 0; i < ns.size(); ++i) streams.push_back(std::make_unique<test_stream>());
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::inclusive_scan(det.on(streams[i]->get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
-    for (auto& s : streams) s->sync();
-  }
-  SECTION("one stream, back to back, no host synchronization in between") {
-    test_stream s;
-    require_device_ok("setup");
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t i = 0; i < ns.size(); ++i)
-        algo::inclusive_scan(det.on(s.get()), in[i]->begin(), in[i]->end(), out[i]->begin(), op);
-    s.sync();
-  }
-  for (std::size_t i = 0; i < ns.size(); ++i) {
-    INFO("scan " << i << ", n = " << ns[i]);
-    expect_equal("vs host", out[i]->download(), ref_inclusive_scan<affine_i>(h[i], op));
-  }
+  cuda_scan_test::check_concurrent_scans(det, 300);
 }
 
 // ---- determinism -----------------------------------------------------------------------------------------
