@@ -13,8 +13,8 @@
 // without the public entry's argument checks (algo::detail::reduce_into), a 16-byte
 // cudaMemcpyAsync (the floor of any stream operation) and, where the headers have the one-block
 // kernel (reduce_single.cuh), the kernels launched bare at one block: the multi-block retirement
-// kernel (main's one-block path), the one-block kernel with block_reduce's tree, and with the
-// few-barrier fold. Then the host cost of single runtime / driver calls the entry makes.
+// kernel (main's one-block path) and the one-block kernel. Then the host cost of single runtime /
+// driver calls the entry makes.
 //   reduce_small [--reps R] [--ncu] [--verify]
 //     --ncu     two calls of each row at 2^12 and 2^16, nothing timed (for ncu)
 //     --verify  bitwise: every one-block size (1 .. 32 warp tiles) x 16-byte offsets 0..3, f32 /
@@ -84,12 +84,12 @@ void launch_retirement_one_block(const T* in, std::int64_t n, T* out, cudaStream
 }
 
 #if REDUCE_SMALL_HAS_SINGLE
-template <class T, bool Few>
+template <class T>
 void launch_single(const T* in, std::int64_t n, T* out) {
   using A = typename types<T>::Agent;
   using Op = typename types<T>::Op;
   const ad::reduce_layout L = A::layout(n, ad::vector_misalignment(in), 1);
-  ad::reduce_single_block_kernel<A, const T*, T*, T, Op, Few><<<1, A::threads>>>(in, n, L.offset, out, T{}, Op{algo::plus<>{}});
+  ad::reduce_single_block_kernel<A, const T*, T*, T, Op><<<1, A::threads>>>(in, n, L.offset, out, T{}, Op{algo::plus<>{}});
 }
 #endif
 
@@ -117,8 +117,7 @@ void run_type(const char* type, int reps, bool ncu, long long spin_cycles) {
     if (n <= 4096) {
       impls.push_back({"kernel: retirement, 1 block (main)", [&](int r) { launch_retirement_one_block(in[r], n, d_out); }});
 #if REDUCE_SMALL_HAS_SINGLE
-      impls.push_back({"kernel: single, block tree", [&](int r) { launch_single<T, false>(in[r], n, d_out); }});
-      impls.push_back({"kernel: single, few barriers", [&](int r) { launch_single<T, true>(in[r], n, d_out); }});
+      impls.push_back({"kernel: one-block (branch)", [&](int r) { launch_single<T>(in[r], n, d_out); }});
 #endif
     }
     impls.push_back({"memcpy 16 B", [&](int r) {

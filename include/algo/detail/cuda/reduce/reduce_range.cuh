@@ -209,49 +209,62 @@ struct reduce_range {
     }
   }
 
-  /// reduce_block with fewer barriers when the block tree is a perfect one (the one-block kernel,
-  /// reduce_single.cuh): commutative operators whose threads with values fill 32 x 2^j whole warps
-  /// (every one-block input of 2^10..2^12 four-byte elements) fold each warp with the warp phase,
-  /// then warp 0 folds the warps' values: one barrier after the count instead of five. The result
-  /// is bitwise block_reduce's: for m = 32 x 2^j values its neighbour-pair halving and warp 0's
-  /// ascending offsets build the perfect binary tree over the m values in order, and so do 32-lane
-  /// warp folds (ascending offsets 1..16: the perfect tree of each warp) joined by a perfect tree
-  /// over the 2^j warps. Any other count (a partial warp, 3, 5, 6 or 7 warps) takes block_reduce.
+  /// The one-block kernel's walk (reduce_single.cuh; commutative operators): reduce_block at block 0
+  /// of a one-block layout, n + offset <= warps x unroll warp tiles, in 32-bit arithmetic from n and
+  /// the offset alone (no layout struct, no general loop). The same tiles go to the same lanes in the
+  /// same order as reduce_block_steps gives them there: the unaligned head tile to warp 0 first,
+  /// body tile t0 + unroll w + u to warp w (u = 0..unroll-1), the partial last tile to the warp it
+  /// falls to; then the same block fold. So the value is bitwise reduce_block's.
   template <class Op>
-  __device__ maybe_value<T> reduce_block_few_barriers(Op op) const {
-    if constexpr (Ordered) {
-      return reduce_block(op);
-    } else {
-      const int warp = static_cast<int>(threadIdx.x) / 32;
-      const maybe_value<T> acc = reduce_block_steps(warp, op);
-      const int valid = __syncthreads_count(acc.has);
-      if (valid == 0) return maybe_value<T>{T{}, false};
-      const int k = valid / 32;  // whole warps holding values (they form a prefix)
-      if (valid % 32 != 0 || (k & (k - 1)) != 0) return maybe_value<T>{block_t(s.block).reduce(acc.value, valid, op), true};
-      if (k == 1) {  // one warp: its fold is the block's (warp 0 only; the others hold nothing)
-        if (warp != 0) return maybe_value<T>{T{}, true};
-        return maybe_value<T>{warp_t(s.warp[0]).reduce_full(acc.value, op), true};
+  __device__ static maybe_value<T> reduce_one_block(storage& s, It first, int n, int offset, Op op) {
+    static_assert(!Ordered, "the one-block walk keeps one value per lane: commutative operators only");
+    constexpr int ti = 32 * items;
+    const int lane = lane_index();
+    const int warp = warp_index();
+    const int vn = n + offset;  // virtual positions; offset is 0 when n is
+    const int tiles = (vn + ti - 1) / ti;
+    const int full_begin = offset > 0 ? 1 : 0;
+    const int full_end = vn / ti > full_begin ? vn / ti : full_begin;
+    maybe_value<T> acc{T{}, false};
+    // a tile partly outside the input (the head or the partial last tile): guarded loads, in order
+    auto guarded_tile = [&](int t) {
+      V v[items];
+      const int start = t * ti + lane * items - offset;  // real index of the chunk's first position
+      load_chunk_guarded<items>(first, start, n, v);
+      maybe_value<T> r{T{}, false};
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const int i = start + j;
+        if (i >= 0 && i < n) {
+          r.value = r.has ? static_cast<T>(op(r.value, v[j])) : static_cast<T>(v[j]);
+          r.has = true;
+        }
       }
-      // the warps' values go where no warp's scratch is: the block's own warp slots (smem phase:
-      // s.warp[w] overlaps s.block.slot[32w, 32w + 32)) or the slots (shfl: no scratch at all)
-      T* aggregate;
-      if constexpr (warp_phase_is_smem) {
-        aggregate = &s.block.warp.slot[0];
-      } else {
-        aggregate = &s.block.slot[0];
+      if (r.has) {
+        acc.value = acc.has ? static_cast<T>(op(acc.value, r.value)) : r.value;
+        acc.has = true;
       }
-      if (warp < k) {
-        const T v = warp_t(s.warp[warp]).reduce_full(acc.value, op);
-        if (lane_index() == 0) aggregate[warp] = v;
+    };
+    if (full_begin == 1 && warp == 0) guarded_tile(0);  // the unaligned head (n > 0 here)
+    const int t = full_begin + warp * unroll;           // this warp's body tiles: t .. t + unroll - 1
+    const int pos = t * ti + lane * items - offset;
+    V v[unroll][items];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u)
+      if (t + u < full_end) load_chunk<items, Vector>(first + (pos + u * ti), v[u]);
+#pragma unroll
+    for (int u = 0; u < unroll; ++u)
+      if (t + u < full_end) {
+        const T x = fold_chunk(v[u], op);
+        acc.value = acc.has ? static_cast<T>(op(acc.value, x)) : x;
+        acc.has = true;
       }
-      __syncthreads();
-      if (warp != 0) return maybe_value<T>{T{}, true};  // only thread 0's value is the block's
-      const int lane = lane_index();
-      const T a = aggregate[lane < k ? lane : 0];
-      return maybe_value<T>{warp_t(s.warp[0]).reduce(a, k, op), true};
-    }
+    if (full_end < tiles && (full_end - full_begin) / unroll == warp) guarded_tile(full_end);  // partial last tile
+    const int valid = __syncthreads_count(acc.has);
+    if (valid == 0) return maybe_value<T>{T{}, false};
+    return maybe_value<T>{block_t(s.block).reduce(acc.value, valid, op), true};
   }
-  static constexpr bool warp_phase_is_smem = std::is_same<Phase, ::algo::warp_phase::smem_t>::value;
+  static constexpr bool ordered = Ordered;
   static constexpr int min_tiles_per_warp = Tuning::min_tiles_per_warp;
 };
 

@@ -79,8 +79,8 @@ struct reduce_retirement {
   }
   static void run(const char* algorithm, cudaStream_t stream, It first, const reduce_layout& L, OutIt out, T init,
                   Op op, void* temp) {
-    if (L.blocks == 1) return run_single_block<Agent>(algorithm, stream, first, L, out, init, op);
-    const auto tmp = retirement_temp<T>::carve(temp);
+    if (L.blocks == 1 && run_single_block<Agent>(algorithm, stream, first, L, out, init, op)) return;
+    const auto tmp = L.blocks > 1 ? retirement_temp<T>::carve(temp) : retirement_temp<T>{nullptr, nullptr};
     kernel()<<<L.blocks, Agent::threads, 0, stream>>>(first, L, out, init, op, tmp, next_epoch_tag());
     check_launch(algorithm, "reduce_retirement_kernel");
   }

@@ -46,10 +46,11 @@ struct reduce_two_pass {
   }
   static void run(const char* algorithm, cudaStream_t stream, It first, const reduce_layout& L, OutIt out, T init,
                   Op op, void* temp) {
-    if (L.blocks == 1) return run_single_block<Agent>(algorithm, stream, first, L, out, init, op);
+    if (L.blocks == 1 && run_single_block<Agent>(algorithm, stream, first, L, out, init, op)) return;
     T* partials = static_cast<T*>(temp);
     kernel()<<<L.blocks, Agent::threads, 0, stream>>>(first, L, out, init, op, partials);
     check_launch(algorithm, "reduce_two_pass_blocks_kernel");
+    if (L.blocks == 1) return;
     reduce_two_pass_partials_kernel<Agent, OutIt, T, Op><<<1, Agent::threads, 0, stream>>>(partials, L.blocks, out, init, op);
     check_launch(algorithm, "reduce_two_pass_partials_kernel");
   }
