@@ -1234,6 +1234,20 @@ void check_offsets_in_tiles(const Policy& policy) {
     layout l{"heads only in the last chunk", {0, 20000 - 300, 20000 - 5, 20000 - 1, 20000}};
     layouts.push_back(l);
   }
+  {
+    // far from evenly spread: a chunk's first probe (at the place even offsets would put its
+    // segment) finds every probed offset above it (a giant segment first, then 5000 of 1-3) or
+    // every one below it (5000 short segments, then a giant one); the search goes on from there
+    layout big_first{"a giant segment, then 5000 of 1-3 elements", {0, 90001}};
+    layout big_last{"5000 segments of 1-3 elements, then a giant one", {0}};
+    for (int i = 0; i < 5000; ++i) {
+      big_first.offsets.push_back(big_first.offsets.back() + 1 + i % 3);
+      big_last.offsets.push_back(big_last.offsets.back() + 1 + (i * 7) % 3);
+    }
+    big_last.offsets.push_back(big_last.offsets.back() + 90001);
+    layouts.push_back(big_first);
+    layouts.push_back(big_last);
+  }
   layouts.push_back(ones_layout(5000));
   layouts.push_back(random_layout(small_run() ? 30000 : 300000, 20, 1201));
   layouts.push_back(random_layout(small_run() ? 30000 : 300000, 2000, 1202));

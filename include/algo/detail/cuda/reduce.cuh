@@ -106,10 +106,15 @@ inline constexpr std::size_t result_value_offset = alignof(T) > 16 ? alignof(T) 
 /// flag (host memory the GPU writes); every 64 polls asks the stream whether it failed (then
 /// throws) or finished; after 100 us of polling, blocks in cudaStreamSynchronize instead (a long
 /// reduction should not keep a core spinning).
+/// `before` (optional): an event recorded on the stream just before the kernel, for kernels that
+/// publish early in their run (segmented_reduce's offsets verdict) rather than at their end. After
+/// 100 us the host then waits for that event (the work queued ahead of the kernel), and polls again
+/// for up to 100 us before it blocks on the stream: waiting for the whole stream there would leave
+/// the GPU idle between back-to-back calls (the host's wake-up and the next launch, ~10 us).
 template <class T>
-T wait_for_result(const char* algorithm, cudaStream_t stream, const result_slot<T>& slot) {
+T wait_for_result(const char* algorithm, cudaStream_t stream, const result_slot<T>& slot, cudaEvent_t before = nullptr) {
   const volatile unsigned* flag = slot.flag;
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   for (unsigned polls = 1; *flag != slot.ticket; ++polls) {
     if (polls % 64 != 0) continue;
     const cudaError_t e = cudaStreamQuery(stream);
@@ -117,6 +122,12 @@ T wait_for_result(const char* algorithm, cudaStream_t stream, const result_slot<
     if (e != cudaErrorNotReady) throw cuda_error(algorithm, "the reduce kernel", e);
     (void)cudaGetLastError();  // cudaErrorNotReady is no error for anyone else
     if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(100)) {
+      if (before) {  // the kernel runs from here on: its early result follows shortly
+        check_cuda(cudaEventSynchronize(before), algorithm, "cudaEventSynchronize");
+        before = nullptr;
+        start = std::chrono::steady_clock::now();
+        continue;
+      }
       check_cuda(cudaStreamSynchronize(stream), algorithm, "cudaStreamSynchronize");
       break;
     }

@@ -170,8 +170,9 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
   __syncthreads();  // the arrays serve the next call
 }
 
-template <class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op, class T>
-__global__ void __launch_bounds__(Agent::threads, fused_min_blocks)
+template <int MinBlocks, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op,
+          class T>
+__global__ void __launch_bounds__(Agent::threads, MinBlocks)
     fused_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t, fused_args fa) {
   constexpr int threads = Agent::threads;
   __shared__ typename Agent::storage smem;
@@ -290,7 +291,7 @@ __global__ void __launch_bounds__(Agent::threads, fused_min_blocks)
 }
 
 /// Names the fused kernel for the occupancy cache.
-template <class Agent, class Kernel>
+template <class Agent, class Kernel, int MinBlocks>
 struct fused_key {};
 
 /// Whether the current device runs cooperative launches (cached per device).
@@ -322,7 +323,8 @@ inline unsigned long long next_fused_tag() {
 /// nothing (no mapped host memory, no cooperative launch, or the grid would not fit at once): the
 /// caller then checks the offsets its own way. Otherwise `verdict` holds the check (as
 /// read_offsets_device's) and the kernel wrote the results exactly when go_ahead holds for it.
-template <bool Vector, class Phase, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, class It, class OffIt, class OutIt, class Acc,
+          class RawOp, class T>
 bool run_fused(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
                OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
                offsets_check& verdict) {
@@ -334,8 +336,8 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   constexpr std::size_t value_offset = 16;
   void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
   if (!mapped) return false;
-  const auto kernel = fused_kernel<Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
-  const long long resident = cuda::resident_blocks<fused_key<Agent, decltype(kernel)>>(
+  const auto kernel = fused_kernel<MinBlocks, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const long long resident = cuda::resident_blocks<fused_key<Agent, decltype(kernel), MinBlocks>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
   if (rows > 65535) rows = 65535;
@@ -353,6 +355,15 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   Op op{raw_op};
   T init_t = init_as_t;
   void* args[] = {&first, &offsets, &segs, &out, &init_v, &op, &init_t, &fa};
+  // the work queued ahead of the launch: the host waits for it, then for the verdict (published
+  // early in the kernel), never for the whole kernel (cuda::wait_for_result)
+  cudaEvent_t before = nullptr;
+  check_cuda(cudaEventCreateWithFlags(&before, cudaEventDisableTiming), name, "cudaEventCreate");
+  struct event_owner {
+    cudaEvent_t e;
+    ~event_owner() { cudaEventDestroy(e); }
+  } owner{before};
+  check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
   const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
                                                     dim3(1, static_cast<unsigned>(rows)), dim3(Agent::threads), args,
                                                     0, policy.stream);
@@ -362,7 +373,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   }
   check_cuda(e, name, "cudaLaunchCooperativeKernel(segment_blocks::fused_kernel)");
   const cuda::result_slot<offsets_check> slot{fa.host_check, fa.host_flag, fa.ticket};
-  verdict = cuda::wait_for_result(name, policy.stream, slot);
+  verdict = cuda::wait_for_result(name, policy.stream, slot, before);
   return true;
 }
 

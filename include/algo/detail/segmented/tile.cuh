@@ -78,7 +78,8 @@ struct is_offset_heads<offset_heads<OffIt>> : std::true_type {};
 
 /// h[j] = whether element w0 + lane * Items + j starts a segment, for the warp's chunk of 32 *
 /// Items elements from w0 (relative to offsets[0]): one 32-way search for the segment holding w0
-/// (each step a warp-wide probe of 32 offsets), then the offsets from there to the chunk's end
+/// (each step a warp-wide probe of 32 offsets; first one at the place evenly spread offsets would
+/// put it), then the offsets from there to the chunk's end
 /// read 128 at a time, each setting its element's bit in `staging` (Items words). Every lane of
 /// the warp calls it.
 template <int Items, class OffIt>
@@ -97,6 +98,25 @@ __device__ __forceinline__ void offset_heads_warp(const offset_heads<OffIt>& H, 
   if (lane < Items) flags[lane] = 0u;
   // the last k < segments with offsets[k] <= x0 (offsets[0] <= x0: it exists)
   long long lo = 0, hi = static_cast<long long>(H.segments) - 1;
+  if (hi >= 32) {
+    // a guess first: evenly spread offsets put x0's segment near segments * (x0 - offsets[0]) / n.
+    // One probe of the 32 offsets from there settles it when they bracket x0 (one dependent read
+    // instead of the search's ~log32(segments)); otherwise it narrows [lo, hi] for the search
+    // (offsets are nondecreasing: the lanes at or below x0 are a prefix of the warp)
+    const double at = static_cast<double>(x0 - static_cast<long long>(H.base)) /
+                      static_cast<double>(last - static_cast<long long>(H.base)) * static_cast<double>(hi + 1);
+    long long g = static_cast<long long>(at) - 16;
+    g = g < 0 ? 0 : g > hi - 31 ? hi - 31 : g;
+    const bool le = static_cast<long long>(H.offsets[g + lane]) <= x0;
+    const unsigned below = __ballot_sync(0xffffffffu, le);
+    if (below == 0u) {
+      hi = g - 1;  // g > 0 here: offsets[0] <= x0
+    } else if (below == 0xffffffffu) {
+      lo = g + 31;
+    } else {
+      lo = hi = g + __popc(below) - 1;
+    }
+  }
   while (hi - lo >= 32) {
     const long long step = (hi - lo + 32) / 32;
     const long long p = lo + lane * step;
@@ -105,7 +125,7 @@ __device__ __forceinline__ void offset_heads_warp(const offset_heads<OffIt>& H, 
     lo += (c - 1) * step;
     hi = hi < lo + step - 1 ? hi : lo + step - 1;
   }
-  {
+  if (hi > lo) {  // (the same in every lane)
     const long long p = lo + lane;
     const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
     lo += __popc(__ballot_sync(0xffffffffu, le)) - 1;
