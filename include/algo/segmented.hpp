@@ -567,7 +567,9 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
 #if ALGO_HAS_CUDA
     // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
     const auto offs = kernel_view(policy, offsets_first);
-    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last});
+    // close to evenly spread: within 8 mean segment lengths of first + k * n / segments everywhere
+    const bool even = info.spread >= 0 && info.spread <= 8 * (n / segments);
+    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last, even});
 #endif
   } else {
     with_offset_heads(name, policy, offsets_first, segments, info, run);

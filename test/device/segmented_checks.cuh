@@ -1235,9 +1235,9 @@ void check_offsets_in_tiles(const Policy& policy) {
     layouts.push_back(l);
   }
   {
-    // far from evenly spread: a chunk's first probe (at the place even offsets would put its
-    // segment) finds every probed offset above it (a giant segment first, then 5000 of 1-3) or
-    // every one below it (5000 short segments, then a giant one); the search goes on from there
+    // far from evenly spread (algo::cuda's tiles search for each chunk's segment; evenly spread
+    // ones, such as the layout of 512 k - 1 .. 512 k + 1 above or all ones below, start the walk at
+    // the place even offsets put it): the even estimate is far too high in one, too low in the other
     layout big_first{"a giant segment, then 5000 of 1-3 elements", {0, 90001}};
     layout big_last{"5000 segments of 1-3 elements, then a giant one", {0}};
     for (int i = 0; i < 5000; ++i) {

@@ -20,23 +20,33 @@ struct offsets_check {
   long long first, last;
   long long bad_at;      // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
   long long max_length;  // the longest segment (what segmented_reduce chooses its kernel by)
+  long long spread;      // max |offsets[k] - (first + k * n / segments)| (offsets_info::spread); -1: not known
 };
 
 template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  long long longest = 0;
+  // evenly spread offsets: first + k * n / segments (a double: a measure, not an index)
+  const long long o0 = static_cast<long long>(offsets[0]);
+  const double mean = static_cast<double>(static_cast<long long>(offsets[segments]) - o0) / static_cast<double>(segments);
+  long long longest = 0, spread = 0;
   for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
     const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
     if (b < a) atomicMin(&r->bad_at, k);
     if (b - a > longest) longest = b - a;
+    const double off_even = static_cast<double>(a - o0) - mean * static_cast<double>(k);
+    const long long dev = static_cast<long long>(off_even < 0 ? -off_even : off_even);
+    if (dev > spread) spread = dev;
   }
-  // one atomic per warp
+  // one atomic per warp each
   for (int d = 16; d > 0; d /= 2) {
     const long long other = __shfl_down_sync(0xffffffffu, longest, d);
     if (other > longest) longest = other;
+    const long long other_spread = __shfl_down_sync(0xffffffffu, spread, d);
+    if (other_spread > spread) spread = other_spread;
   }
   if ((threadIdx.x & 31) == 0 && longest > 0) atomicMax(&r->max_length, longest);
+  if ((threadIdx.x & 31) == 0 && spread > 0) atomicMax(&r->spread, spread);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     r->first = static_cast<long long>(offsets[0]);
     r->last = static_cast<long long>(offsets[segments]);
@@ -63,7 +73,7 @@ inline offsets_info checked_info(const char* name, const offsets_check& got) {
     fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
                    "] < offsets[" + std::to_string(got.bad_at) + "])");
   if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
-  return offsets_info{got.first, got.last, got.max_length};
+  return offsets_info{got.first, got.last, got.max_length, got.spread};
 }
 
 /// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
@@ -79,7 +89,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
   auto* r = tmp.as<offsets_check>();
   // bad_at starts at LLONG_MAX, so that atomicMin keeps the first bad segment seen
-  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0};
+  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0, 0};
   cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
   cuda::check_launch(name, "write_value_kernel");
   check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
