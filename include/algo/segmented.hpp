@@ -568,8 +568,10 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
     // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
     const auto offs = kernel_view(policy, offsets_first);
     // close to evenly spread: within 8 mean segment lengths of first + k * n / segments everywhere
-    const bool even = info.spread >= 0 && info.spread <= 8 * (n / segments);
-    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last, even});
+    const bool even = info.spread >= 0 && static_cast<double>(info.spread) * static_cast<double>(segments) <=
+                                              8.0 * static_cast<double>(n);
+    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last,
+                                          even ? static_cast<double>(segments) / static_cast<double>(n) : 0.0});
 #endif
   } else {
     with_offset_heads(name, policy, offsets_first, segments, info, run);

@@ -115,10 +115,12 @@ __global__ void __launch_bounds__(Agent::threads)
 // resident at once), so waiting for the other blocks' slots always ends. Block 0 also publishes
 // the verdict to the host (mapped pinned memory, a flag after it), which the host waits for
 // instead of a copy and a synchronization: the stream holds this one launch.
-// No block reads a segment before the verdict: folding the first segment while the other blocks
-// check (as an earlier version did) kept the check's values live across the fold, 48 registers
-// and 5 blocks an SM, 14 us slower at L = 4096 than the blocks kernel (seg_reduce_probe, H100);
-// without it the kernel fits 6 blocks an SM (40 registers, no spills), as the blocks kernel.
+// Before the verdict a block may fold its first segment already, but only when that read stays
+// inside [offsets[0], offsets[S]) and is short (fused_speculate elements), so bad offsets read
+// nothing out of range and short-segment offsets (the merge path's) waste little.
+// (Reading no segment before the verdict frees registers, 40 at 6 blocks an SM instead of 48 at 5,
+// but measured slower: 110 us against 102 at L = 4096 on an H100, seg_reduce_probe; the folded
+// first segment hides part of the wait for every block's slot.)
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
@@ -138,9 +140,12 @@ struct fused_args {
   speculation spec;  // its `check` is the block's own copy of the verdict (set on the device)
 };
 
-/// Blocks of the fused kernel per SM the compiler keeps registers for (40 registers, no spills with
-/// float sums).
-inline constexpr int fused_min_blocks = 6;
+/// Blocks of the fused kernel per SM the compiler keeps registers for (48 registers, no spills with
+/// float sums; 6 would spill).
+inline constexpr int fused_min_blocks = 5;
+
+/// The longest first segment a block folds before the verdict.
+inline constexpr long long fused_speculate = 8192;
 
 /// (min bad, max longest) over the block into thread 0's return value; every thread calls it.
 template <int Threads>
@@ -206,8 +211,10 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       slot->tag = fa.tag;
     }
   }
+  const long long o_first = static_cast<long long>(offsets[0]), o_last = static_cast<long long>(offsets[segments]);
   // ---- the verdict: every slot tagged, folded; block 0 tells the host -----------------------------------------
-  {
+  bool known = false;
+  const auto verdict = [&]() -> bool {
     long long bad = 0x7fffffffffffffffLL, longest = 0;
     for (long long i = threadIdx.x; i < grid; i += threads) {
       const volatile check_slot* slot = fa.slots + i;
@@ -219,8 +226,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     }
     block_min_max<threads>(bad, longest, s_bad, s_long);
     if (threadIdx.x == 0) {
-      const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
-                            -1};
+      const offsets_check c{o_first, o_last, bad, longest, -1};
       speculation spec = fa.spec;
       spec.check = &c;
       s_go = go_ahead(spec, segments) ? 1 : 0;
@@ -236,23 +242,55 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       }
     }
     __syncthreads();
-    if (s_go == 0) return;  // (the same in every thread)
-  }
+    known = true;
+    return s_go != 0;
+  };
   // ---- phase 2: segments b, b + G, ... -------------------------------------------------------------------
-  for (long long k = b; k < segments; k += grid) {
-    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
-    if (lo == hi) {  // the same for every thread of the block
-      if (threadIdx.x == 0) out[k] = init_as_t;
-      continue;
-    }
+  const auto fold = [&](long long lo, long long hi) -> Acc {  // thread 0's result for [lo, hi), lo < hi
     const It seg = first + lo;
     int offset = 0;
     if constexpr (Vector) offset = misalignment(seg);
     const cuda::reduce_layout L =
         cuda::make_reduce_layout(hi - lo, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
     const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
-    if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
     __syncthreads();  // the agent's shared memory serves the next segment
+    return static_cast<Acc>(op(init, part.value));
+  };
+  long long k = b;  // < segments: the grid has at most `segments` rows
+  {
+    // the first segment: folded before the verdict when that is safe (the same in every thread)
+    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
+    const bool safe = o_first >= 0 && o_first <= lo && lo <= hi && hi <= o_last && hi - lo <= fused_speculate;
+    if (!safe && !verdict()) return;
+    Acc value = init;
+    if (lo != hi) value = fold(lo, hi);
+    if (!known && !verdict()) return;
+    if (threadIdx.x == 0) {
+      if (lo == hi) out[k] = init_as_t;
+      else out[k] = value;
+    }
+  }
+  // the rest, with the next segment's offsets read before this one is folded
+  k += grid;
+  long long lo = 0, hi = 0;
+  if (k < segments) {
+    lo = static_cast<long long>(offsets[k]);
+    hi = static_cast<long long>(offsets[k + 1]);
+  }
+  for (; k < segments; k += grid) {
+    long long next_lo = 0, next_hi = 0;
+    if (k + grid < segments) {
+      next_lo = static_cast<long long>(offsets[k + grid]);
+      next_hi = static_cast<long long>(offsets[k + grid + 1]);
+    }
+    if (lo == hi) {  // the same for every thread of the block
+      if (threadIdx.x == 0) out[k] = init_as_t;
+    } else {
+      const Acc value = fold(lo, hi);
+      if (threadIdx.x == 0) out[k] = value;
+    }
+    lo = next_lo;
+    hi = next_hi;
   }
 }
 
