@@ -106,21 +106,19 @@ __global__ void __launch_bounds__(Agent::threads)
 }
 
 // ---- fused: the offsets check and the blocks in one launch ------------------------------------------------
-// With offsets in memory the check runs in the kernel's first phase: block b checks segments b*T +
-// t, b*T + t + G*T, ... (T threads, G blocks) and publishes its share (the first decrease it saw,
-// its longest segment) in its own slot, tagged with the call's ticket (no slot needs clearing
-// before the launch: a slot holding another tag is not yet written). A block writes nothing until
-// every slot carries the tag; then it has the whole verdict (the same in every block) and writes
-// its segments only when it holds (speculation's test). The grid is cooperative (every block
+// With offsets in memory the check runs in the kernel's first phase: block b < C checks segments
+// b*T + t, b*T + t + C*T, ... (T threads; C checking blocks, about 8 segments a thread, at most the
+// grid) and publishes its share (the first decrease it saw, its longest segment) in its own slot,
+// tagged with the call's ticket (no slot needs clearing before the launch: a slot holding another
+// tag is not yet written). A block reads no segment until every slot carries the tag; then it has
+// the whole verdict (the same in every block) and writes its segments only when it holds
+// (speculation's test). The grid is cooperative (every block
 // resident at once), so waiting for the other blocks' slots always ends. Block 0 also publishes
 // the verdict to the host (mapped pinned memory, a flag after it), which the host waits for
 // instead of a copy and a synchronization: the stream holds this one launch.
-// Before the verdict a block may fold its first segment already, but only when that read stays
-// inside [offsets[0], offsets[S]) and is short (fused_speculate elements), so bad offsets read
-// nothing out of range and short-segment offsets (the merge path's) waste little.
-// (Reading no segment before the verdict frees registers, 40 at 6 blocks an SM instead of 48 at 5,
-// but measured slower: 110 us against 102 at L = 4096 on an H100, seg_reduce_probe; the folded
-// first segment hides part of the wait for every block's slot.)
+// An earlier version folded a block's first segment while the others checked; that kept the
+// check's values live across the fold (48 registers, 5 blocks an SM); without it the kernel fits
+// 6 blocks an SM (40 registers, no spills), as the blocks kernel (seg_reduce_probe, H100).
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
@@ -132,7 +130,8 @@ struct check_slot {
 
 /// What the fused kernel needs besides the blocks kernel's arguments.
 struct fused_args {
-  check_slot* slots = nullptr;  // gridDim.y of them
+  check_slot* slots = nullptr;  // `checkers` of them
+  long long checkers = 0;       // the blocks that check (the first ones, at most the grid)
   unsigned long long tag = 0;
   offsets_check* host_check = nullptr;  // mapped pinned memory: the verdict for the host
   unsigned* host_flag = nullptr;        // set to `ticket` after host_check
@@ -140,12 +139,9 @@ struct fused_args {
   speculation spec;  // its `check` is the block's own copy of the verdict (set on the device)
 };
 
-/// Blocks of the fused kernel per SM the compiler keeps registers for (48 registers, no spills with
-/// float sums; 6 would spill).
-inline constexpr int fused_min_blocks = 5;
-
-/// The longest first segment a block folds before the verdict.
-inline constexpr long long fused_speculate = 8192;
+/// Blocks of the fused kernel per SM the compiler keeps registers for (40 registers, no spills with
+/// float sums).
+inline constexpr int fused_min_blocks = 6;
 
 /// (min bad, max longest) over the block into thread 0's return value; every thread calls it.
 template <int Threads>
@@ -182,11 +178,12 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   __shared__ int s_go;
   const long long grid = gridDim.y, b = blockIdx.y;
+  const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
-  {
+  if (b < checkers) {
     long long bad = 0x7fffffffffffffffLL, longest = 0;
     // four segments a step, their loads in flight together (short segments: the whole offsets array)
-    const long long stride = grid * threads;
+    const long long stride = checkers * threads;
     for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
       long long lo[4], hi[4];
 #pragma unroll
@@ -211,12 +208,10 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       slot->tag = fa.tag;
     }
   }
-  const long long o_first = static_cast<long long>(offsets[0]), o_last = static_cast<long long>(offsets[segments]);
   // ---- the verdict: every slot tagged, folded; block 0 tells the host -----------------------------------------
-  bool known = false;
-  const auto verdict = [&]() -> bool {
+  {
     long long bad = 0x7fffffffffffffffLL, longest = 0;
-    for (long long i = threadIdx.x; i < grid; i += threads) {
+    for (long long i = threadIdx.x; i < checkers; i += threads) {
       const volatile check_slot* slot = fa.slots + i;
       while (slot->tag != fa.tag) __nanosleep(64);
       __threadfence();
@@ -226,7 +221,8 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     }
     block_min_max<threads>(bad, longest, s_bad, s_long);
     if (threadIdx.x == 0) {
-      const offsets_check c{o_first, o_last, bad, longest, -1};
+      const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
+                            -1};
       speculation spec = fa.spec;
       spec.check = &c;
       s_go = go_ahead(spec, segments) ? 1 : 0;
@@ -242,55 +238,23 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       }
     }
     __syncthreads();
-    known = true;
-    return s_go != 0;
-  };
+    if (s_go == 0) return;  // (the same in every thread)
+  }
   // ---- phase 2: segments b, b + G, ... -------------------------------------------------------------------
-  const auto fold = [&](long long lo, long long hi) -> Acc {  // thread 0's result for [lo, hi), lo < hi
+  for (long long k = b; k < segments; k += grid) {
+    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
+    if (lo == hi) {  // the same for every thread of the block
+      if (threadIdx.x == 0) out[k] = init_as_t;
+      continue;
+    }
     const It seg = first + lo;
     int offset = 0;
     if constexpr (Vector) offset = misalignment(seg);
     const cuda::reduce_layout L =
         cuda::make_reduce_layout(hi - lo, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
     const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
+    if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
     __syncthreads();  // the agent's shared memory serves the next segment
-    return static_cast<Acc>(op(init, part.value));
-  };
-  long long k = b;  // < segments: the grid has at most `segments` rows
-  {
-    // the first segment: folded before the verdict when that is safe (the same in every thread)
-    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
-    const bool safe = o_first >= 0 && o_first <= lo && lo <= hi && hi <= o_last && hi - lo <= fused_speculate;
-    if (!safe && !verdict()) return;
-    Acc value = init;
-    if (lo != hi) value = fold(lo, hi);
-    if (!known && !verdict()) return;
-    if (threadIdx.x == 0) {
-      if (lo == hi) out[k] = init_as_t;
-      else out[k] = value;
-    }
-  }
-  // the rest, with the next segment's offsets read before this one is folded
-  k += grid;
-  long long lo = 0, hi = 0;
-  if (k < segments) {
-    lo = static_cast<long long>(offsets[k]);
-    hi = static_cast<long long>(offsets[k + 1]);
-  }
-  for (; k < segments; k += grid) {
-    long long next_lo = 0, next_hi = 0;
-    if (k + grid < segments) {
-      next_lo = static_cast<long long>(offsets[k + grid]);
-      next_hi = static_cast<long long>(offsets[k + grid + 1]);
-    }
-    if (lo == hi) {  // the same for every thread of the block
-      if (threadIdx.x == 0) out[k] = init_as_t;
-    } else {
-      const Acc value = fold(lo, hi);
-      if (threadIdx.x == 0) out[k] = value;
-    }
-    lo = next_lo;
-    hi = next_hi;
   }
 }
 
@@ -345,9 +309,15 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
   if (rows > 65535) rows = 65535;
-  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(rows) * sizeof(check_slot));
+  // the check's blocks: about eight segments a thread (at least one block, at most the grid). Every
+  // block reads all their slots before it writes: with every block checking (G slots read by G
+  // blocks) that wait took ~20 us at 792 blocks
+  long long checkers = (segments + 8ll * Agent::threads - 1) / (8ll * Agent::threads);
+  checkers = checkers < 1 ? 1 : checkers > rows ? rows : checkers;
+  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(checkers) * sizeof(check_slot));
   fused_args fa;
   fa.slots = slots.as<check_slot>();
+  fa.checkers = checkers;
   fa.tag = next_fused_tag();
   auto* base = static_cast<unsigned char*>(mapped);
   fa.host_flag = reinterpret_cast<unsigned*>(base);
