@@ -1307,9 +1307,10 @@ void check_offsets_in_tiles(const Policy& policy) {
       }
     }
   }
-  {
-    INFO("long segments in memory, bad offsets a speculative fold must not follow: raises, nothing written");
-    const std::int64_t S = 400;
+  // 400 segments: one block checks them all in algo::cuda's fused kernel; 4500: three blocks do
+  // (about 8 segments a thread), every block waits for their verdict
+  for (const std::int64_t S : small_run() ? std::vector<std::int64_t>{400} : std::vector<std::int64_t>{400, 4500}) {
+    INFO("long segments in memory (" << S << "), bad offsets the kernel must not follow: raises, nothing written");
     std::vector<std::int64_t> h_o{0};
     for (std::int64_t k = 0; k < S; ++k) h_o.push_back(h_o.back() + 2048 + (k * 37) % 3000);
     const auto un = static_cast<std::size_t>(h_o.back());
@@ -1325,6 +1326,12 @@ void check_offsets_in_tiles(const Policy& policy) {
     {
       std::vector<std::int64_t> bad = h_o;
       bad[0] = -5;
+      device_buffer<std::int64_t> d(bad);
+      require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
+    }
+    {
+      std::vector<std::int64_t> bad = h_o;
+      bad[301] = bad[300] - 1;  // segment 300 decreases (the second checking block's, at 4500 segments)
       device_buffer<std::int64_t> d(bad);
       require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
     }
