@@ -22,7 +22,7 @@
 // reduce_by_key carries the run count through the same scan and compacts in the same pass;
 // segmented_reduce writes each segment's fold from the element that ends it, except on algo::cuda's
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
-// offsets, detail/segmented/reduce_long.cuh for uniform_offsets of 4096 elements or more,
+// offsets, detail/segmented/reduce_long.cuh for fewer segments than SMs of 4096 elements or more,
 // detail/segmented/reduce_groups.cuh for uniform_offsets of 1-2047 elements,
 // detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
 // check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
@@ -352,8 +352,8 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// algo::cuda with its default scan strategy: long segments (at least 2048 elements on average, none
 /// over four times that, at least as many segments as SMs: uniform_offsets' length, or what the
 /// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
-/// fewer uniform segments of 4096 or more, each split over several blocks
-/// (detail/segmented/reduce_long.cuh); uniform segments of 1-2047 elements, a group of lanes a
+/// fewer segments of 4096 or more (uniform, or in memory and none over four times the mean), each
+/// split over several blocks (detail/segmented/reduce_long.cuh); uniform segments of 1-2047 elements, a group of lanes a
 /// segment (detail/segmented/reduce_groups.cuh); any other offsets, the balanced merge-path kernel
 /// (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
@@ -391,6 +391,15 @@ void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B,
                                      kernel_view(policy, offsets),
                                      info.first, segments, kernel_view(policy, out), init, op, init_as_t);
       return;
+    }
+    // offsets in memory, fewer long segments than SMs: each split over several blocks
+    if constexpr (!std::is_same<OffIt, uniform_offsets_iterator>::value) {
+      if (seg::long_segments::suits_offsets(segments, info.last - info.first, info.max_length, sm_count)) {
+        seg::long_segments::reduce_offsets<W>("segmented_reduce", policy, kernel_view(policy, first + info.first),
+                                              kernel_view(policy, offsets), info.first, segments, info.max_length,
+                                              kernel_view(policy, out), init, op, init_as_t);
+        return;
+      }
     }
   }
   using AOp = accumulate_with<Op, Acc>;

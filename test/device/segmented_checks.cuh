@@ -1111,21 +1111,25 @@ void check_short_uniform(const Policy& policy) {
 /// segmented_reduce with offsets in memory whose segments are all long (algo::cuda's block per
 /// segment, chosen from the offsets check): random lengths of 2048-8191 (a few empty segments among
 /// them), a misaligned start, float (bit for bit run to run) and mat2i (non-commutative) against the
-/// host; then lengths the block path must leave to the merge path (one segment over four times the
-/// mean; too few segments), which must be as right.
+/// host; fewer segments than SMs (40; 12 of 16 times that length), which algo::cuda splits over
+/// several blocks each (reduce_long.cuh: segments of one block and of many, their partials folded in
+/// order); then lengths those paths must leave to the merge path (one segment over four times the
+/// mean), which must be as right.
 template <class Policy>
 void check_long_in_memory(const Policy& policy) {
   struct shape {
     std::int64_t S, first;
     bool skewed;
+    std::int64_t scale = 1;  // lengths scale x (2048-8191)
   };
-  const std::vector<shape> shapes = {{300, 0, false}, {1000, 5, false}, {300, 3, true}, {40, 1, false}};
+  const std::vector<shape> shapes = {{300, 0, false}, {1000, 5, false}, {300, 3, true},
+                                     {40, 1, false},  {12, 2, false, 16}, {40, 6, true}};
   for (const shape& sh : shapes) {
     std::vector<std::int64_t> h_o{sh.first};
     std::uint64_t state = 0x9e3779b97f4a7c15ull ^ static_cast<std::uint64_t>(sh.S * 31 + sh.first);
     for (std::int64_t k = 0; k < sh.S; ++k) {
       state = state * 6364136223846793005ull + 1442695040888963407ull;
-      std::int64_t len = 2048 + static_cast<std::int64_t>((state >> 33) % 6144);
+      std::int64_t len = sh.scale * (2048 + static_cast<std::int64_t>((state >> 33) % 6144));
       if (k % 97 == 13) len = 0;
       if (sh.skewed && k == sh.S / 2) len = 200000;
       h_o.push_back(h_o.back() + len);
@@ -1134,8 +1138,8 @@ void check_long_in_memory(const Policy& policy) {
     const auto un = static_cast<std::size_t>(n);
     device_buffer<std::int64_t> o(h_o);
     {
-      INFO("policy " << policy_name<Policy>() << ", float, offsets in memory, " << sh.S << " segments of 2048-8191"
-                     << (sh.skewed ? " and one of 200000" : "") << ", from " << sh.first);
+      INFO("policy " << policy_name<Policy>() << ", float, offsets in memory, " << sh.S << " segments of 2048-8191 x "
+                     << sh.scale << (sh.skewed ? " and one of 200000" : "") << ", from " << sh.first);
       const auto h_x = random_vector<float>(un, static_cast<std::uint64_t>(sh.S + 17 * sh.first));
       const float init = 0.5f;
       device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
