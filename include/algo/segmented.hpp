@@ -353,8 +353,9 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// over four times that, at least as many segments as SMs: uniform_offsets' length, or what the
 /// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
 /// fewer segments of 4096 or more (uniform, or in memory and none over four times the mean), each
-/// split over several blocks (detail/segmented/reduce_long.cuh); uniform segments of 1-2047 elements, a group of lanes a
-/// segment (detail/segmented/reduce_groups.cuh); any other offsets, the balanced merge-path kernel
+/// split over several blocks (detail/segmented/reduce_long.cuh); uniform segments of 1-2047
+/// elements, a group of lanes a segment (detail/segmented/reduce_groups.cuh); any other offsets,
+/// the balanced merge-path kernel
 /// (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
 /// instead (the classic-strategies forms the bench compares).
