@@ -116,9 +116,8 @@ __global__ void __launch_bounds__(Agent::threads)
 // resident at once), so waiting for the other blocks' slots always ends. Block 0 also publishes
 // the verdict to the host (mapped pinned memory, a flag after it), which the host waits for
 // instead of a copy and a synchronization: the stream holds this one launch.
-// An earlier version folded a block's first segment while the others checked; that kept the
-// check's values live across the fold (48 registers, 5 blocks an SM); without it the kernel fits
-// 6 blocks an SM (40 registers, no spills), as the blocks kernel (seg_reduce_probe, H100).
+// (An earlier version folded a block's first segment while the others checked, which kept the
+// check's values live across the fold: 48 registers at 5 blocks an SM, spills at 6.)
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
@@ -139,9 +138,10 @@ struct fused_args {
   speculation spec;  // its `check` is the block's own copy of the verdict (set on the device)
 };
 
-/// Blocks of the fused kernel per SM the compiler keeps registers for (40 registers, no spills with
-/// float sums).
-inline constexpr int fused_min_blocks = 6;
+/// Blocks of the fused kernel per SM the compiler keeps registers for: 5 (48 registers) measured as
+/// fast as 6 (40) at 4096 and 16384 elements a segment and 22 % faster at 2048 (seg_reduce_probe,
+/// H100; the blocks kernel at 6 is as slow there).
+inline constexpr int fused_min_blocks = 5;
 
 /// (min bad, max longest) over the block into thread 0's return value; every thread calls it.
 template <int Threads>
