@@ -20,23 +20,40 @@ struct offsets_check {
   long long first, last;
   long long bad_at;      // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
   long long max_length;  // the longest segment (what segmented_reduce chooses its kernel by)
-  long long spread;      // max |offsets[k] - (first + k * n / segments)| (offsets_info::spread); -1: not known
+  long long spread;      // max |offsets[k] - (first + floor(k n / segments))| (offsets_info::spread); -1: not known
 };
 
 template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  // evenly spread offsets: first + k * n / segments (a double: a measure, not an index)
+  const long long k0 = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  // evenly spread offsets: e(k) = first + floor(k n / segments), stepped from k0 by stride with
+  // integer adds (a division per thread, no division and no floating point per offset). Past 2^42
+  // elements the spread is not measured: INT64_MAX, never even.
   const long long o0 = static_cast<long long>(offsets[0]);
-  const double mean = static_cast<double>(static_cast<long long>(offsets[segments]) - o0) / static_cast<double>(segments);
-  long long longest = 0, spread = 0;
-  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
+  const unsigned long long n = static_cast<unsigned long long>(static_cast<long long>(offsets[segments]) - o0);
+  const unsigned long long S = static_cast<unsigned long long>(segments > 0 ? segments : 1);
+  const bool measure = n < (1ull << 42) && stride < (1ll << 21);
+  const unsigned long long step = static_cast<unsigned long long>(stride) * n;  // < 2^63 when measured
+  const unsigned long long q_step = step / S, r_step = step % S;
+  unsigned long long e = measure ? static_cast<unsigned long long>(k0) * n / S : 0;
+  unsigned long long rem = measure ? static_cast<unsigned long long>(k0) * n % S : 0;
+  long long longest = 0, spread = measure ? 0 : 0x7fffffffffffffffLL;
+  for (long long k = k0; k < segments; k += stride) {
     const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
     if (b < a) atomicMin(&r->bad_at, k);
     if (b - a > longest) longest = b - a;
-    const double off_even = static_cast<double>(a - o0) - mean * static_cast<double>(k);
-    const long long dev = static_cast<long long>(off_even < 0 ? -off_even : off_even);
-    if (dev > spread) spread = dev;
+    if (measure) {
+      const long long dev = (a - o0) - static_cast<long long>(e);
+      const long long abs_dev = dev < 0 ? -dev : dev;
+      if (abs_dev > spread) spread = abs_dev;
+      e += q_step;
+      rem += r_step;
+      if (rem >= S) {
+        rem -= S;
+        ++e;
+      }
+    }
   }
   // one atomic per warp each
   for (int d = 16; d > 0; d /= 2) {
