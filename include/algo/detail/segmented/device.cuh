@@ -23,36 +23,54 @@ struct offsets_check {
   long long spread;      // max |offsets[k] - (first + floor(k n / segments))| (offsets_info::spread); -1: not known
 };
 
+/// Segments each thread of check_offsets_kernel takes at a time (their offsets' loads in flight
+/// together).
+inline constexpr int check_run = 4;
+
 template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long k0 = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  // evenly spread offsets: e(k) = first + floor(k n / segments), stepped from k0 by stride with
-  // integer adds (a division per thread, no division and no floating point per offset). Past 2^42
-  // elements the spread is not measured: INT64_MAX, never even.
+  // thread t takes segments [check_run t, check_run (t + 1)), then the same a grid further on
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x * check_run;
+  const long long k0 = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * check_run;
+  // evenly spread offsets: e(k) = first + floor(k n / segments), stepped with integer adds (two
+  // divisions per thread, none per offset). Past 2^40 elements the spread is not measured:
+  // INT64_MAX, never even.
   const long long o0 = static_cast<long long>(offsets[0]);
   const unsigned long long n = static_cast<unsigned long long>(static_cast<long long>(offsets[segments]) - o0);
   const unsigned long long S = static_cast<unsigned long long>(segments > 0 ? segments : 1);
-  const bool measure = n < (1ull << 42) && stride < (1ll << 21);
+  const bool measure = n < (1ull << 40) && stride < (1ll << 23);
   const unsigned long long step = static_cast<unsigned long long>(stride) * n;  // < 2^63 when measured
-  const unsigned long long q_step = step / S, r_step = step % S;
+  const unsigned long long q_step = step / S, r_step = step % S, q1 = n / S, r1 = n % S;
   unsigned long long e = measure ? static_cast<unsigned long long>(k0) * n / S : 0;
   unsigned long long rem = measure ? static_cast<unsigned long long>(k0) * n % S : 0;
   long long longest = 0, spread = measure ? 0 : 0x7fffffffffffffffLL;
   for (long long k = k0; k < segments; k += stride) {
-    const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
-    if (b < a) atomicMin(&r->bad_at, k);
-    if (b - a > longest) longest = b - a;
-    if (measure) {
-      const long long dev = (a - o0) - static_cast<long long>(e);
-      const long long abs_dev = dev < 0 ? -dev : dev;
-      if (abs_dev > spread) spread = abs_dev;
-      e += q_step;
-      rem += r_step;
-      if (rem >= S) {
-        rem -= S;
-        ++e;
+    long long o[check_run + 1];
+#pragma unroll
+    for (int j = 0; j <= check_run; ++j) o[j] = k + j <= segments ? static_cast<long long>(offsets[k + j]) : 0;
+    unsigned long long ek = e, rk = rem;
+#pragma unroll
+    for (int j = 0; j < check_run; ++j) {
+      if (k + j < segments) {
+        const long long a = o[j], b = o[j + 1];
+        if (b < a) atomicMin(&r->bad_at, k + j);
+        if (b - a > longest) longest = b - a;
+        const long long dev = (a - o0) - static_cast<long long>(ek);
+        const long long abs_dev = dev < 0 ? -dev : dev;
+        if (measure && abs_dev > spread) spread = abs_dev;
+        ek += q1;
+        rk += r1;
+        if (rk >= S) {
+          rk -= S;
+          ++ek;
+        }
       }
+    }
+    e += q_step;
+    rem += r_step;
+    if (rem >= S) {
+      rem -= S;
+      ++e;
     }
   }
   // one atomic per warp each
@@ -109,7 +127,8 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0, 0};
   cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
   cuda::check_launch(name, "write_value_kernel");
-  check_offsets_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments), r);
+  check_offsets_kernel<<<small_grid((segments + check_run - 1) / check_run, 256), 256, 0, policy.stream>>>(
+      offsets, static_cast<long long>(segments), r);
   cuda::check_launch(name, "check_offsets_kernel");
   // the verdict comes back through pinned memory, and the host waits for that copy alone (an event
   // after it), not for what `queued` adds behind it
