@@ -73,15 +73,30 @@ __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_
       ++e;
     }
   }
-  // one atomic per warp each
+  // the block's largest of each, then at most one atomic a block for each, and none when the value
+  // there is already as large (with one atomic per warp on the same two words the check took ~55
+  // us at 2^24 segments, at 36 % of the DRAM bandwidth: 32768 warps' atomics on one address)
   for (int d = 16; d > 0; d /= 2) {
     const long long other = __shfl_down_sync(0xffffffffu, longest, d);
     if (other > longest) longest = other;
     const long long other_spread = __shfl_down_sync(0xffffffffu, spread, d);
     if (other_spread > spread) spread = other_spread;
   }
-  if ((threadIdx.x & 31) == 0 && longest > 0) atomicMax(&r->max_length, longest);
-  if ((threadIdx.x & 31) == 0 && spread > 0) atomicMax(&r->spread, spread);
+  __shared__ long long s_longest[32], s_spread[32];
+  const int warp = static_cast<int>(threadIdx.x) / 32, warps = static_cast<int>(blockDim.x + 31) / 32;
+  if ((threadIdx.x & 31) == 0) {
+    s_longest[warp] = longest;
+    s_spread[warp] = spread;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < warps; ++w) {
+      if (s_longest[w] > longest) longest = s_longest[w];
+      if (s_spread[w] > spread) spread = s_spread[w];
+    }
+    if (longest > 0 && longest > *static_cast<volatile long long*>(&r->max_length)) atomicMax(&r->max_length, longest);
+    if (spread > 0 && spread > *static_cast<volatile long long*>(&r->spread)) atomicMax(&r->spread, spread);
+  }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     r->first = static_cast<long long>(offsets[0]);
     r->last = static_cast<long long>(offsets[segments]);
