@@ -12,7 +12,7 @@ ninja -C $B -j16 bench_segmented test_cuda_scan_ordered test_cuda_segmented_stra
   || { grep -m5 -B2 -A10 "error" $O/build.log | head -60; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"
 for t in test_cuda_scan_ordered test_cuda_segmented_strategies test_cuda_segmented; do
-  timeout 240 $B/test/$t > $O/$t.log 2>&1; echo "$t rc=$? $(tail -2 $O/$t.log | tr '\n' ' ') $(( $(date +%s) - t0 )) s"
+  timeout 240 $B/test/$t "~[large]" > $O/$t.log 2>&1; echo "$t rc=$? $(tail -2 $O/$t.log | tr '\n' ' ') $(( $(date +%s) - t0 )) s"
 done
 timeout 240 $B/bench/bench_segmented --only segmented --csv $O/bench_segmented.csv --commit $C > $O/bench_segmented.log 2>&1
 echo "bench rc=$? $(( $(date +%s) - t0 )) s"
