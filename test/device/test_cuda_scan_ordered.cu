@@ -201,3 +201,79 @@ TEST_CASE("cuda scans: ordered look-back is bitwise reproducible (double)", "[cu
   check_determinism<double>((1 << 20) + 3, 53);
   if (!cuda_scan_test::small_run()) check_determinism<double>((1 << 24) + 1, 54);
 }
+
+// ---- reduce_by_key's fold over head-less windows, with windows read again --------------------------------
+namespace {
+/// Keeps no walked window in shared memory: every walked window but the newest is read again from the
+/// tile state for the fold (the path that the default's 8 kept windows reach only behind a frontier
+/// more than 256 tiles back), with and without the polls' delays.
+struct keep_none : adc::ordered_tuning_base {
+  static constexpr int ordered_kept_windows = 0;
+};
+struct keep_none_no_delays : no_delays {
+  static constexpr int ordered_kept_windows = 0;
+};
+struct keep_one : adc::ordered_tuning_base {
+  static constexpr int ordered_kept_windows = 1;
+};
+
+/// reduce_by_key's lifted scan (segmented.hpp, reduce_by_key_lifted_to) through the ordered
+/// look-back with Tuning; returns (keys out, values out, count).
+template <class Tuning>
+void run_rbk_tuned(const int* k, const float* v, std::int64_t n, int* ko, float* vo, long long* count) {
+  namespace seg = algo::detail::segmented;
+  using AOp = ad::accumulate_with<algo::plus<>, float>;
+  using Heads = seg::key_heads<const int*, algo::equal_to<>>;
+  using L = seg::lift_runs<float, Heads, const float*, int>;
+  using W = seg::run_writer<float, const int*, algo::equal_to<>, int*, float*, long long*>;
+  using RV = seg::run_value<float, int>;
+  using SOp = seg::segmented_op<AOp>;
+  const seg::indexed_iterator<L> in(L{Heads{k, algo::equal_to<>{}}, v}, 0);
+  const seg::indexed_output<W> out(W{k, algo::equal_to<>{}, ko, vo, n, count}, 0);
+  const adc::scan_problem<RV, seg::indexed_iterator<L>, seg::indexed_output<W>, ad::accumulate_with<SOp, RV>> p{
+      in, out, n, ad::accumulate_with<SOp, RV>{SOp{AOp{algo::plus<>{}}}}, adc::none<RV>(), false, "reduce_by_key"};
+  adc::run_ordered_lookback_tuned<algo::warp_phase::shfl_t, algo::block_scan::warp_scans_t, Tuning>(p, nullptr);
+}
+}  // namespace
+
+TEST_CASE("cuda reduce_by_key (ordered look-back): kept windows change no bit", "[cuda][scan][ordered][by_key]") {
+  // runs of 1 .. 2^18 elements (up to 64 tiles of 4096 pairs, several head-less windows), float values
+  const std::int64_t n = cuda_scan_test::small_run() ? (1 << 21) + 5 : (1 << 24) + 5;
+  std::mt19937_64 rng(61);
+  std::vector<int> hk(static_cast<std::size_t>(n));
+  int key = 0;
+  for (std::int64_t i = 0; i < n;) {
+    const std::int64_t len = std::int64_t{1} << (rng() % 19);
+    for (std::int64_t j = 0; j < len && i < n; ++j, ++i) hk[static_cast<std::size_t>(i)] = key;
+    ++key;
+  }
+  const std::vector<float> hv = uniform_vector<float>(static_cast<std::size_t>(n), 62);
+  device_buffer<int> k(hk), ko(hk.size());
+  device_buffer<float> v(hv), vo(hv.size());
+  device_buffer<long long> count(std::vector<long long>{0});
+  algo::reduce_by_key_into(ord, k.begin(), k.end(), v.begin(), ko.begin(), vo.begin(), count.begin());
+  require_device_ok("reduce_by_key_into (ordered)");
+  const auto want_count = count.download();
+  const auto want_keys = ko.download();
+  const auto want_values = vo.download();
+  REQUIRE(want_count[0] == key);
+  auto one = [&](auto tag, const char* what) {
+    INFO("tuning: " << what);
+    ko.fill_sentinel();
+    vo.fill_sentinel();
+    count.fill_sentinel();
+    run_rbk_tuned<decltype(tag)>(k.begin(), v.begin(), n, ko.begin(), vo.begin(), count.begin());
+    require_device_ok("tuned ordered reduce_by_key");
+    CHECK(count.download() == want_count);
+    CHECK(ko.download() == want_keys);
+    const auto got = vo.download();
+    INFO("first bit difference at " << first_bit_difference(got, want_values));
+    CHECK(bitwise_equal(got, want_values));
+    CHECK(vo.guard_intact());
+  };
+  for (int rep = 0; rep < 3; ++rep) {
+    one(keep_none{}, "no window kept");
+    one(keep_none_no_delays{}, "no window kept, no delays");
+    one(keep_one{}, "one window kept");
+  }
+}

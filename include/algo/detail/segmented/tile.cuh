@@ -535,6 +535,12 @@ struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented:
   static constexpr bool enabled = true;
   static constexpr bool counts = false;
   __device__ static __forceinline__ bool reset(const segmented::seg_value<A>& v) { return v.head != 0; }
+  /// op(a, b) for a b without a head: segmented_op's branch for b.head == 0, as it computes it.
+  template <class Op>
+  __device__ static __forceinline__ segmented::seg_value<A> no_reset(const Op& op, const segmented::seg_value<A>& a,
+                                                                      const segmented::seg_value<A>& b) {
+    return segmented::seg_value<A>{static_cast<A>(op.op.op(a.value, b.value)), a.head};
+  }
 };
 template <class X, class A2, class A, class R>
 struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented::run_value<A, R>> {
@@ -542,6 +548,12 @@ struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented:
   static constexpr bool counts = true;
   __device__ static __forceinline__ bool reset(const segmented::run_value<A, R>& v) { return v.runs != 0; }
   __device__ static __forceinline__ R count(const segmented::run_value<A, R>& v) { return v.runs; }
+  /// op(a, b) for a b without a head (b.runs == 0): segmented_op's branch for it, as it computes it.
+  template <class Op>
+  __device__ static __forceinline__ segmented::run_value<A, R> no_reset(const Op& op, const segmented::run_value<A, R>& a,
+                                                                         const segmented::run_value<A, R>& b) {
+    return segmented::run_value<A, R>{static_cast<A>(op.op.op(a.value, b.value)), a.runs};
+  }
   __device__ static __forceinline__ segmented::run_value<A, R> with_count(const segmented::run_value<A, R>& v,
                                                                           long long c) {
     return segmented::run_value<A, R>{v.value, static_cast<R>(c)};

@@ -27,9 +27,13 @@
 //            still walks to one for its run count, an integer sum, exact in any order);
 //   fold     x = the start's value; then the aggregates above it one at a time, in order: each
 //            lane puts its window value in shared memory and every lane folds the same values
-//            sequentially (broadcast reads). Two walked windows stay in shared memory; newer
-//            windows beyond them are read again, and a tile that has published its inclusive
-//            prefix since restarts the fold from it (the same value by the identity above);
+//            sequentially (broadcast reads). The newest walked windows stay in shared memory
+//            (ordered_tuning_base::ordered_kept_windows of them); older ones are read again, and a
+//            tile that has published its inclusive prefix since restarts the fold from it (the
+//            same value by the identity above). With a resetting operator no aggregate after the
+//            start holds a head (the start is the newest one), so the fold applies op's branch
+//            for such operands directly (ordered_reset::no_reset: the same operation, the same
+//            bits), without the head test after every step;
 //   publish  I(t) = x op A(t); E(t) = x.
 // What this costs over the classic look-back: the dependent applications of op from the start on,
 // on warp 0's critical path, where the classic one does a 5-step suffix scan: none when the nearest
@@ -64,17 +68,33 @@ namespace algo::detail::cuda {
 
 /// The ordered look-back runs with the fixed-anchor look-back's tile shapes (stashed items, the
 /// keyed pairs' 256-thread tiles): what it changes is only the look-back.
-struct ordered_tuning_base : deterministic_tuning_base {};
+struct ordered_tuning_base : deterministic_tuning_base {
+  /// Windows whose values warp 0 keeps in shared memory while it walks back (older ones are read
+  /// again from the tile state for the fold, one L2 round trip each on the tile's critical path;
+  /// 0: every walked window but the last is read again, which tests use to reach that path).
+  /// 8 (256 tiles; 2.3 KB a block for 8-byte values, was 2: 0.75 KB): reduce_by_key's 4096-pair
+  /// tiles start ~60 per us and, where no head stops the fold (long runs), walk to an inclusive
+  /// prefix that trails by some 60-200 tiles; with 2 kept windows such a walk read 1-4 windows
+  /// again before its fold (keys_segments.md, 2026-11-27).
+  /// At most: accumulators wider than 8 bytes keep what fits 2.3 KB, at least 2 (ordered_keep).
+  static constexpr int ordered_kept_windows = 8;
+};
 
-/// Windows whose values warp 0 keeps in shared memory while it walks back (older ones are read
-/// again from the tile state for the fold).
-inline constexpr int ordered_kept_windows = 2;
+/// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
+/// for the window read again) would pass 2304 bytes, but never fewer than 2 (the number kept
+/// before 2026-11-27) unless the tuning asks for fewer.
+template <class Tuning, class Acc>
+constexpr int ordered_keep() {
+  constexpr int fits = static_cast<int>(2304 / (32 * sizeof(Acc))) - 1;
+  constexpr int most = fits > 2 ? fits : 2;
+  return Tuning::ordered_kept_windows < most ? Tuning::ordered_kept_windows : most;
+}
 
 /// Shared memory of the ordered fold (warp 0): the walked windows' values (the last slot: the
 /// window being folded when it is not kept), read by every lane in order.
-template <class Acc>
+template <class Acc, int Keep>
 struct ordered_storage {
-  uninitialized<Acc> value[ordered_kept_windows + 1][32];
+  uninitialized<Acc> value[Keep + 1][32];
 };
 
 /// The sum of the warp's 32 values (every lane).
@@ -97,13 +117,32 @@ __device__ __forceinline__ Acc fold_in_order(Acc x, int from, uninitialized<Acc>
   return x;
 }
 
+/// The same fold where no operand resets it (Reset::enabled: every aggregate after the fold's
+/// start holds no head, see ordered_look_back): Reset::no_reset(op, x, v) is op(x, v) for such a v,
+/// the same operation on the same operands (so the same bits). It reads only the values (4-byte
+/// loads for float pairs) and tests no head, so 16 loads go out before the chain of 16 dependent
+/// adds (sm_90 SASS of reduce_by_key f32: 16 LDS + 16 FADD a step; the general fold did 4 LDS.64,
+/// 4 ISETP and 4 predicated FADD a step, one shared-memory latency every 4 adds).
+template <class Reset, class Acc, class Op>
+__device__ __forceinline__ Acc fold_after_start(Acc x, int from, uninitialized<Acc> (&vals)[32], Op op) {
+  if constexpr (Reset::enabled) {
+#pragma unroll 16
+    for (int l = from; l < 32; ++l) x = Reset::no_reset(op, x, vals[l].get());
+    return x;
+  } else {
+    return fold_in_order(x, from, vals, op);
+  }
+}
+
 // ---- the look-back (warp 0 of a tile, all 32 lanes) -----------------------------------------------------
 /// Publishes A(tile) and I(tile) and returns E(tile) (all lanes); see the top of this file.
 template <class Tuning, class State, class Acc, class Op>
 __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsigned epoch, int tile, const Acc& aggregate,
-                                                        const maybe_value<Acc>& init, Op op, ordered_storage<Acc>& kept) {
+                                                        const maybe_value<Acc>& init, Op op,
+                                                        ordered_storage<Acc, ordered_keep<Tuning, Acc>()>& kept) {
   using Reset = ordered_reset<Op, Acc>;
-  constexpr int keep = ordered_kept_windows;
+  constexpr int keep = ordered_keep<Tuning, Acc>();
+  static_assert(keep >= 0, "");
   const int lane = lane_index();
   if (tile == 0) {
     if (lane == 0) state.publish(0, tile_inclusive, combine(init, aggregate, op), epoch);
@@ -202,12 +241,14 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   __syncwarp();
   // a start window read again may show a newer inclusive prefix above the start: the fold up to it
   const int from = restart > start ? restart : start;
-  Acc x = fold_in_order(kept.value[slot][from].get(), from + 1, kept.value[slot], op);
+  // every operand after the start holds no head (Reset): the fold's start is the newest reset above
+  // the inclusive prefix, or that prefix when there is none; a restart is a newer inclusive prefix
+  Acc x = fold_after_start<Reset>(kept.value[slot][from].get(), from + 1, kept.value[slot], op);
   for (int u = start_w - 1; u >= 0; --u) {  // the newer windows, whole
     slot = window_slot(u, restart);
     __syncwarp();
-    x = restart >= 0 ? fold_in_order(kept.value[slot][restart].get(), restart + 1, kept.value[slot], op)
-                     : fold_in_order(x, 0, kept.value[slot], op);
+    x = restart >= 0 ? fold_after_start<Reset>(kept.value[slot][restart].get(), restart + 1, kept.value[slot], op)
+                     : fold_after_start<Reset>(x, 0, kept.value[slot], op);
   }
   if constexpr (Reset::counts) x = Reset::with_count(x, total);
   __syncwarp();  // every lane's reads of kept are done before the next tile's warp 0 could reuse it
@@ -224,7 +265,7 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
     ordered_lookback_kernel(Problem p, State state, unsigned epoch, int num_tiles) {
   using Acc = typename K::acc_t;
   __shared__ typename K::temp_storage s;
-  __shared__ ordered_storage<Acc> kept;
+  __shared__ ordered_storage<Acc, ordered_keep<typename K::tuning, Acc>()> kept;
   __shared__ int ticket;
 
   // ---- ticket ----------------------------------------------------------------------------------------
