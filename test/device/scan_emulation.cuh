@@ -1,5 +1,6 @@
 // Host emulation of the reproducible look-backs' grouping (float / double sums), shared by the
 // deterministic_lookback and ordered_lookback tests, and the helpers that compare runs bit for bit.
+// emulate_with takes any operator: the keyed tests fold the lifted pairs with the segmented one.
 #pragma once
 
 #include <cstdint>
@@ -15,17 +16,19 @@ namespace scan_emulation {
 /// fixed-anchor look-back (E(t) = I(t-32) op F'(t), I(t) = I(t-32) op F(t), F = Kogge-Stone over the
 /// window of 32 tile aggregates ending at t). `Items`/`Threads`: the tile's shape. `ordered`: the
 /// ordered look-back's tile prefixes instead (E(t) = I(t-1), I(t) = E(t) op A(t): the left fold).
-template <class T>
-std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exclusive, int threads, int items,
-                       bool ordered = false) {
+/// emulate_with: any operator in place of plus (the lifted (value, head) or (value, runs) pairs of
+/// the keyed scans with their segmented operator: those kernels run the same tile code).
+template <class T, class Op>
+std::vector<T> emulate_with(const std::vector<T>& in, bool has_init, T init, bool exclusive, int threads, int items,
+                            bool ordered, Op op) {
   const std::int64_t n = static_cast<std::int64_t>(in.size());
   const int tile_items = threads * items, warps = threads / 32;
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;
-  auto kogge_stone = [](std::vector<T>& v, int first) {  // in place, lanes first..31
+  auto kogge_stone = [&op](std::vector<T>& v, int first) {  // in place, lanes first..31
     for (int d = 1; d < 32; d *= 2) {
       const std::vector<T> old = v;
       for (int l = 0; l < 32; ++l)
-        if (l - d >= first) v[l] = old[l - d] + old[l];
+        if (l - d >= first) v[l] = op(old[l - d], old[l]);
     }
   };
   std::vector<T> out(in.size());
@@ -38,7 +41,7 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
     // thread fold, warp scans, spine
     for (int th = 0; th < threads; ++th) {
       T acc = x[th * items];
-      for (int i = 1; i < items; ++i) acc = acc + x[th * items + i];
+      for (int i = 1; i < items; ++i) acc = op(acc, x[th * items + i]);
       partial[th] = acc;
     }
     std::vector<T> lanes(32), spine(32);
@@ -67,13 +70,13 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
       has_x = true;
       xv = inclusives[static_cast<std::size_t>(t - 32)];
     }
-    inclusives[static_cast<std::size_t>(t)] = ordered ? (has_x ? xv + aggregate : aggregate)
-                                                      : has_x ? xv + window[31] : window[31];
+    inclusives[static_cast<std::size_t>(t)] = ordered ? (has_x ? op(xv, aggregate) : aggregate)
+                                                      : has_x ? op(xv, window[31]) : window[31];
     bool has_pre = has_x;
     T pre = xv;
     if (t > 0 && !ordered) {
       has_pre = true;
-      pre = has_x ? xv + window[30] : window[30];
+      pre = has_x ? op(xv, window[30]) : window[30];
     }
     // fan-out and rescan
     for (int th = 0; th < threads; ++th) {
@@ -82,7 +85,7 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
       T ex{};
       const bool has_base = w > 0 || has_pre;
       T warp_base = pre;
-      if (w > 0) warp_base = has_pre ? pre + spine[w - 1] : spine[w - 1];
+      if (w > 0) warp_base = has_pre ? op(pre, spine[w - 1]) : spine[w - 1];
       if (!has_base) {
         if (l == 0) {
           has = false;
@@ -90,7 +93,7 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
           ex = warp_incl[th - 1];
         }
       } else {
-        ex = l == 0 ? warp_base : warp_base + warp_incl[th - 1];
+        ex = l == 0 ? warp_base : op(warp_base, warp_incl[th - 1]);
       }
       T running = ex;
       for (int i = 0; i < items; ++i) {
@@ -99,7 +102,7 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
           running = x[k];
           if (k < valid) out[static_cast<std::size_t>(base + k)] = x[k];  // (exclusive: unspecified)
         } else {
-          const T next = running + x[k];
+          const T next = op(running, x[k]);
           if (k < valid) out[static_cast<std::size_t>(base + k)] = exclusive ? running : next;
           running = next;
         }
@@ -107,6 +110,12 @@ std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exc
     }
   }
   return out;
+}
+
+template <class T>
+std::vector<T> emulate(const std::vector<T>& in, bool has_init, T init, bool exclusive, int threads, int items,
+                       bool ordered = false) {
+  return emulate_with(in, has_init, init, exclusive, threads, items, ordered, [](const T& a, const T& b) { return a + b; });
 }
 
 template <class T>

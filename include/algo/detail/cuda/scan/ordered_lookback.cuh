@@ -34,7 +34,9 @@
 //            start holds a head (the start is the newest one), so the fold applies op's branch
 //            for such operands directly (ordered_reset::no_reset: the same operation, the same
 //            bits), without the head test after every step;
-//   publish  I(t) = x op A(t); E(t) = x.
+//   publish  I(t) = x op A(t); E(t) = x. (Tests: scan_tuning_base::test_inclusive_every leaves all
+//            but every K-th tile at their aggregate, forcing the deep walks the fold's windows
+//            read again and restarts serve; no code in the default tunings.)
 // What this costs over the classic look-back: the dependent applications of op from the start on,
 // on warp 0's critical path, where the classic one does a 5-step suffix scan: none when the nearest
 // predecessor has published its prefix or holds a head (short segments), up to the walk's length
@@ -150,7 +152,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
   [[maybe_unused]] long long stats_start = 0;
-  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0;
+  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
   const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
   if constexpr (Tuning::lookback_initial_delay_ns > 0) {
@@ -243,18 +245,26 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   const int from = restart > start ? restart : start;
   // every operand after the start holds no head (Reset): the fold's start is the newest reset above
   // the inclusive prefix, or that prefix when there is none; a restart is a newer inclusive prefix
+  if constexpr (Tuning::lookback_restart_stats) stats_restarts += restart > start;
   Acc x = fold_after_start<Reset>(kept.value[slot][from].get(), from + 1, kept.value[slot], op);
   for (int u = start_w - 1; u >= 0; --u) {  // the newer windows, whole
     slot = window_slot(u, restart);
     __syncwarp();
     x = restart >= 0 ? fold_after_start<Reset>(kept.value[slot][restart].get(), restart + 1, kept.value[slot], op)
                      : fold_after_start<Reset>(x, 0, kept.value[slot], op);
+    if constexpr (Tuning::lookback_restart_stats) stats_restarts += restart >= 0;
   }
   if constexpr (Reset::counts) x = Reset::with_count(x, total);
   __syncwarp();  // every lane's reads of kept are done before the next tile's warp 0 could reuse it
-  if (lane == 0) state.publish(tile, tile_inclusive, op(x, aggregate), epoch);
+  // (tests: Tuning::test_inclusive_every > 0 leaves the other tiles at their aggregate)
+  bool publish_inclusive = true;
+  if constexpr (Tuning::test_inclusive_every > 0) publish_inclusive = tile % Tuning::test_inclusive_every == 0;
+  if (lane == 0 && publish_inclusive) state.publish(tile, tile_inclusive, op(x, aggregate), epoch);
   if constexpr (Tuning::lookback_stats) {
     if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
+  }
+  if constexpr (Tuning::lookback_restart_stats) {
+    if (lane == 0) Tuning::lookback_record_restarts(stats_restarts);
   }
   return some(x);
 }

@@ -1,0 +1,330 @@
+// Forced deep walks of the ordered look-back (detail/cuda/scan/ordered_lookback.cuh). Under normal
+// timing a tile nearly always finds an inclusive prefix in the window of its 32 nearest
+// predecessors, so the two windows kept in shared memory, the windows read again for the fold
+// (window_slot) and the fold's restart from an inclusive prefix published since the walk passed it
+// (`restart`) are seldom reached. Here the test knob scan_tuning_base::test_inclusive_every = K
+// lets only tile 0 and the tiles whose index is a multiple of K publish their inclusive prefix; the
+// others publish their aggregate only. Tiles of 64 x 4 elements (256), so hundreds of tiles stay
+// cheap, also under compute-sanitizer (ALGO_TEST_SMALL=1 drops only the largest size).
+//
+// What is forced (K = 100): every tile t walks back at least to the window holding the last
+// multiple of K below t (ceil((t - that) / 32) windows, up to 4: two kept, the others read again
+// in the fold), further when that tile has not published yet; a scan by key stops earlier only at
+// a tile holding a head, and the runs here span hundreds of tiles. reduce_by_key always walks to an
+// inclusive prefix (its run counts), past every head. Each case checks, through the look-back's
+// stats (lookback_stats), that the tiles walked at least those windows in all (a knob that did not
+// take effect, or a walk cut short, fails even where the values come out right), and the results:
+// plain float scans bit for bit against the host emulation of the left fold (scan_emulation.cuh),
+// affine maps (8 bytes, non-commutative) against a sequential fold, scans by key and
+// reduce_by_key with float values bit for bit against the emulation of the lifted scan (keys and
+// counts exact). Bugs these catch: a wrong tile index in a window read again, a kept window's slot
+// reused before every lane read it, a fold that skips or repeats a window or folds one out of
+// order, the start lane taken from the wrong window, run counts summed over the wrong lanes.
+//
+// What is not forced: the restart itself. It needs a tile that walked past a publisher still busy
+// with its own walk, and that publisher's inclusive prefix to appear before the late tile reads
+// its window again. The "restarts" case makes this likely (K = 320: each publisher walks 10 windows
+// and folds 320 aggregates, while the tiles after it walk on past it to the publisher before; no
+// delays, spinning polls) and reports how many folds restarted (WARN); its results are checked bit
+// for bit whatever that count is.
+#include <algo/algo.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "catch.hpp"
+#include "device_checks.cuh"
+#include "keyed_tuned.cuh"
+#include "scan_emulation.cuh"
+
+using namespace algo_test;
+using scan_emulation::bitwise_equal;
+using scan_emulation::emulate;
+using scan_emulation::emulate_with;
+using scan_emulation::first_bit_difference;
+
+namespace {
+namespace ad = algo::detail;
+namespace adc = algo::detail::cuda;
+namespace seg = algo::detail::segmented;
+namespace kt = keyed_tuned;
+
+// tiles recorded, windows walked in all, most windows walked by one tile, folds restarted
+__device__ unsigned long long g_walk[4];
+
+template <int Every, bool Spin>
+struct forced : adc::ordered_tuning_base {
+  static constexpr int threads = 64;
+  static constexpr int items_override = 4;
+  static constexpr int test_inclusive_every = Every;
+  static constexpr unsigned lookback_initial_delay_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_initial_delay_ns;
+  static constexpr unsigned lookback_first_sleep_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_first_sleep_ns;
+  static constexpr unsigned lookback_max_sleep_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_max_sleep_ns;
+  static constexpr unsigned lookback_small_first_sleep_ns =
+      Spin ? 0 : adc::ordered_tuning_base::lookback_small_first_sleep_ns;
+  static constexpr unsigned lookback_small_max_sleep_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_small_max_sleep_ns;
+  static constexpr bool lookback_stats = true;
+  static constexpr bool lookback_restart_stats = true;
+  static __device__ void lookback_record(int, int, int windows, long long) {
+    atomicAdd(&g_walk[0], 1ull);
+    atomicAdd(&g_walk[1], static_cast<unsigned long long>(windows));
+    atomicMax(&g_walk[2], static_cast<unsigned long long>(windows));
+  }
+  static __device__ void lookback_record_restarts(int r) {
+    if (r > 0) atomicAdd(&g_walk[3], static_cast<unsigned long long>(r));
+  }
+};
+constexpr int every = 100;
+using forced_t = forced<every, false>;
+constexpr int every_restart = 320;
+using restart_t = forced<every_restart, true>;
+constexpr int tile = 256;  // 64 x 4, every problem here
+
+struct walk_counts {
+  unsigned long long tiles, windows, most, restarts;
+};
+void clear_walks() {
+  const unsigned long long z[4] = {0, 0, 0, 0};
+  require_cuda(cudaMemcpyToSymbol(g_walk, z, sizeof(z)), "cudaMemcpyToSymbol");
+}
+walk_counts read_walks() {
+  unsigned long long h[4];
+  require_cuda(cudaMemcpyFromSymbol(h, g_walk, sizeof(h)), "cudaMemcpyFromSymbol");
+  return {h[0], h[1], h[2], h[3]};
+}
+
+/// The fewest windows the look-backs of n elements can walk in all, and the most one of them must
+/// walk: tile t >= 1 walks at least to the window holding max(the last multiple of `k` below t, the
+/// last tile below t holding a head when `stop_at_heads`).
+struct walk_bound {
+  unsigned long long total = 0, most = 0;
+};
+walk_bound bound_of(std::int64_t n, int k, const std::vector<char>* heads) {
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  walk_bound b;
+  std::int64_t last_head_tile = 0;
+  for (std::int64_t t = 1; t < tiles; ++t) {
+    if (heads) {
+      for (std::int64_t i = (t - 1) * tile; i < t * tile; ++i)
+        if ((*heads)[static_cast<std::size_t>(i)]) last_head_tile = t - 1;
+    }
+    const std::int64_t s = std::max((t - 1) / k * k, heads ? last_head_tile : std::int64_t(0));
+    const auto w = static_cast<unsigned long long>((t - s + 31) / 32);
+    b.total += w;
+    b.most = std::max(b.most, w);
+  }
+  return b;
+}
+
+void check_walks(const walk_counts& c, std::int64_t n, const walk_bound& b) {
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  INFO("tiles " << tiles << ": look-backs recorded " << c.tiles << ", windows walked " << c.windows << " (at least "
+                << b.total << "), most by one tile " << c.most << " (at least " << b.most << ")");
+  CHECK(c.tiles == static_cast<unsigned long long>(tiles - 1));
+  CHECK(c.windows >= b.total);
+  CHECK(c.most >= b.most);
+}
+
+/// Sizes: hundreds of tiles, at and around tile boundaries and multiples of K.
+std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> s{101 * tile + 3, 2 * every * tile, 2 * every * tile + 1, 300 * tile - 1, 451 * tile + 17};
+  if (!small_run()) s.push_back(1200 * tile + 77);
+  return s;
+}
+
+template <class Tuning, class T, class Op>
+void plain_scan(const T* in, T* out, std::int64_t n, Op op, adc::maybe_value<T> init, bool exclusive) {
+  using Acc = ad::accumulate_with<Op, T>;
+  const adc::scan_problem<T, const T*, T*, Acc> p{in, out, n, Acc{op}, init, exclusive,
+                                                   exclusive ? "exclusive_scan" : "inclusive_scan"};
+  adc::run_ordered_lookback_tuned<kt::Phase, kt::Block, Tuning>(p, nullptr);
+}
+
+/// Float plain scans under Tuning: bit for bit against the emulation; the walks counted.
+template <class Tuning>
+walk_counts check_plain_float(std::int64_t n, std::uint64_t seed, bool exclusive) {
+  INFO("float, n = " << n << (exclusive ? ", exclusive with init" : ", inclusive"));
+  using K = adc::tile_traits<adc::scan_problem<float, const float*, float*, kt::aop<float>>, kt::Phase, kt::Block, Tuning>;
+  static_assert(K::tile_items == tile, "64 x 4 tiles");
+  const std::vector<float> h = random_vector<float>(static_cast<std::size_t>(n), seed);
+  const float init = random_scalar<float>(seed + 1);
+  device_buffer<float> in(h), out(h.size());
+  clear_walks();
+  plain_scan<Tuning>(in.begin(), out.begin(), n, algo::plus<>{}, exclusive ? adc::some(init) : adc::none<float>(), exclusive);
+  require_device_ok("forced plain float scan");
+  const walk_counts c = read_walks();
+  const auto got = out.download();
+  const auto want = emulate(h, exclusive, init, exclusive, K::threads, K::items, /*ordered=*/true);
+  INFO("first bit difference from the emulation at " << first_bit_difference(got, want));
+  CHECK(bitwise_equal(got, want));
+  CHECK(out.guard_intact());
+  return c;
+}
+
+/// Keys in runs of `lo`..`hi` elements (random lengths; `hi` == `lo`: runs of exactly that).
+std::vector<std::int32_t> run_keys(std::int64_t n, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
+  std::vector<std::int32_t> k(static_cast<std::size_t>(n));
+  rng_t g(seed);
+  std::uniform_int_distribution<std::int64_t> d(lo, hi);
+  std::int32_t key = static_cast<std::int32_t>(g() % 1000);
+  for (std::int64_t i = 0; i < n;) {
+    const std::int64_t len = d(g);
+    for (std::int64_t j = i; j < i + len && j < n; ++j) k[static_cast<std::size_t>(j)] = key;
+    i += len;
+    key += 1 + static_cast<std::int32_t>(g() % 5);
+  }
+  return k;
+}
+
+/// Inclusive / exclusive scans by key and reduce_by_key_into under Tuning, float values, against the
+/// emulation of the lifted scan; the walks counted against their bound.
+template <class Tuning>
+void check_keyed_float(std::int64_t n, const std::vector<std::int32_t>& h_k, std::uint64_t seed, bool report_restarts) {
+  const std::vector<float> h_v = random_vector<float>(static_cast<std::size_t>(n), seed);
+  const float init = random_scalar<float>(seed + 1);
+  const std::vector<char> heads = kt::key_heads_of(h_k);
+  device_buffer<std::int32_t> k(h_k), ko(h_k.size());
+  device_buffer<float> v(h_v), out(h_v.size());
+  device_buffer<long long> count(1);
+  unsigned long long restarts = 0;
+  for (bool exclusive : {false, true}) {
+    INFO((exclusive ? "exclusive_scan_by_key (init)" : "inclusive_scan_by_key"));
+    using P = kt::lifted_problem<float, kt::key_heads, seg::lift_plain>;
+    using K = kt::traits<P, Tuning>;
+    static_assert(K::tile_items == tile, "64 x 4 tiles");
+    out.fill_sentinel();
+    clear_walks();
+    if (exclusive) {
+      kt::scan_by_key<kt::strategy::ordered, Tuning, seg::lift_exclusive>(k.begin(), v.begin(), out.begin(), n, init);
+    } else {
+      kt::scan_by_key<kt::strategy::ordered, Tuning, seg::lift_plain>(k.begin(), v.begin(), out.begin(), n, init);
+    }
+    require_device_ok("forced scan by key");
+    const walk_counts c = read_walks();
+    restarts += c.restarts;
+    const auto want = kt::values_of(emulate_with(kt::lift_host(h_v, heads, exclusive, init), false, {}, false, K::threads,
+                                                 K::items, true, kt::host_op<float>()));
+    const auto got = out.download();
+    INFO("first bit difference from the emulation at " << first_bit_difference(got, want));
+    CHECK(bitwise_equal(got, want));
+    CHECK(out.guard_intact());
+    check_walks(c, n, bound_of(n, Tuning::test_inclusive_every, &heads));
+  }
+  {
+    INFO("reduce_by_key_into");
+    using P = kt::runs_problem<float>;
+    using K = kt::traits<P, Tuning>;
+    static_assert(K::tile_items == tile, "64 x 4 tiles");
+    out.fill_sentinel();
+    ko.fill_sentinel();
+    clear_walks();
+    kt::reduce_by_key<kt::strategy::ordered, Tuning>(k.begin(), v.begin(), ko.begin(), out.begin(), count.begin(), n);
+    require_device_ok("forced reduce_by_key");
+    const walk_counts c = read_walks();
+    restarts += c.restarts;
+    const auto lifted = emulate_with(kt::lift_runs_host(h_v, heads), false, {}, false, K::threads, K::items, true,
+                                     kt::host_op<float>());
+    std::vector<std::int32_t> want_k;
+    std::vector<float> want_v;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (heads[u]) want_k.push_back(h_k[u]);
+      if (i + 1 == n || heads[u + 1]) {
+        want_v.push_back(lifted[u].value);
+        CHECK(lifted[u].runs == static_cast<int>(want_k.size()));  // (the emulation's own counts)
+      }
+    }
+    const long long runs = count.download()[0];
+    REQUIRE(runs == static_cast<long long>(want_k.size()));
+    auto got_k = ko.download();
+    auto got_v = out.download();
+    got_k.resize(want_k.size());
+    got_v.resize(want_v.size());
+    CHECK(got_k == want_k);
+    INFO("first bit difference from the emulation at " << first_bit_difference(got_v, want_v));
+    CHECK(bitwise_equal(got_v, want_v));
+    check_walks(c, n, bound_of(n, Tuning::test_inclusive_every, nullptr));  // counts: past every head
+  }
+  if (report_restarts) WARN("ordered look-back, n = " << n << ": folds restarted from a newer inclusive prefix: " << restarts);
+}
+}  // namespace
+
+TEST_CASE("cuda ordered look-back, forced deep walks: float scans bit for bit against the emulation",
+          "[cuda][scan][ordered][walks]") {
+  std::uint64_t seed = 4100;
+  for (std::int64_t n : sizes()) {
+    for (bool exclusive : {false, true}) {
+      const walk_counts c = check_plain_float<forced_t>(n, ++seed, exclusive);
+      check_walks(c, n, bound_of(n, every, nullptr));
+    }
+  }
+}
+
+TEST_CASE("cuda ordered look-back, forced deep walks: affine maps (non-commutative) against a sequential fold",
+          "[cuda][scan][ordered][walks]") {
+  std::uint64_t seed = 4200;
+  for (std::int64_t n : sizes()) {
+    for (bool exclusive : {false, true}) {
+      INFO("affine_i, n = " << n << (exclusive ? ", exclusive with init" : ", inclusive with init"));
+      const std::vector<affine_i> h = random_vector<affine_i>(static_cast<std::size_t>(n), ++seed);
+      const affine_i init = random_scalar<affine_i>(seed + 7);
+      const compose_affine_i op{};
+      std::vector<affine_i> want(h.size());
+      affine_i acc = init;
+      for (std::size_t i = 0; i < h.size(); ++i) {
+        if (exclusive) want[i] = acc;
+        acc = op(acc, h[i]);
+        if (!exclusive) want[i] = acc;
+      }
+      device_buffer<affine_i> in(h), out(h.size());
+      clear_walks();
+      plain_scan<forced_t>(in.begin(), out.begin(), n, op, adc::some(init), exclusive);
+      require_device_ok("forced affine scan");
+      const walk_counts c = read_walks();
+      expect_equal("vs sequential fold", out.download(), want);
+      CHECK(out.guard_intact());
+      check_walks(c, n, bound_of(n, every, nullptr));
+    }
+  }
+}
+
+TEST_CASE("cuda ordered look-back, forced deep walks: scans by key and reduce_by_key over runs of hundreds of tiles",
+          "[cuda][segmented][by_key][ordered][walks]") {
+  std::uint64_t seed = 4300;
+  for (std::int64_t n : sizes()) {
+    {
+      INFO("runs of 30..350 tiles (random lengths), n = " << n);
+      check_keyed_float<forced_t>(n, run_keys(n, 30 * tile - 5, 350 * tile + 7, ++seed), seed + 100, false);
+    }
+    {
+      INFO("runs of exactly 130 tiles (heads on tile boundaries), n = " << n);
+      check_keyed_float<forced_t>(n, run_keys(n, 130 * tile, 130 * tile, ++seed), seed + 100, false);
+    }
+    {
+      INFO("runs of 1..40 elements then one run of the rest (heads in every early tile, none late), n = " << n);
+      std::vector<std::int32_t> k = run_keys(n, 1, 40, ++seed);
+      for (std::int64_t i = n / 3; i < n; ++i) k[static_cast<std::size_t>(i)] = 1 << 30;
+      check_keyed_float<forced_t>(n, k, seed + 100, false);
+    }
+  }
+}
+
+TEST_CASE("cuda ordered look-back, restarts plausible (K = 320, spinning polls): results bit for bit",
+          "[cuda][scan][segmented][ordered][walks]") {
+  const std::vector<std::int64_t> ns = small_run() ? std::vector<std::int64_t>{250 * tile + 9}
+                                                   : std::vector<std::int64_t>{1500 * tile + 9, 3000 * tile - 1};
+  std::uint64_t seed = 4400;
+  for (std::int64_t n : ns) {
+    unsigned long long restarts = 0;
+    for (bool exclusive : {false, true}) {
+      const walk_counts c = check_plain_float<restart_t>(n, ++seed, exclusive);
+      check_walks(c, n, bound_of(n, every_restart, nullptr));
+      restarts += c.restarts;
+    }
+    WARN("ordered look-back, plain float scans, n = " << n << ": folds restarted from a newer inclusive prefix: "
+                                                      << restarts);
+    INFO("one run of the whole input (no head after element 0), n = " << n);
+    check_keyed_float<restart_t>(n, std::vector<std::int32_t>(static_cast<std::size_t>(n), 7), ++seed, true);
+  }
+}
