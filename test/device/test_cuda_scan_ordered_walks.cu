@@ -1,6 +1,7 @@
 // Forced deep walks of the ordered look-back (detail/cuda/scan/ordered_lookback.cuh). Under normal
 // timing a tile nearly always finds an inclusive prefix in the window of its 32 nearest
-// predecessors, so the two windows kept in shared memory, the windows read again for the fold
+// predecessors, so the windows kept in shared memory (two in this test's tuning, eight by
+// default), the windows read again for the fold
 // (window_slot) and the fold's restart from an inclusive prefix published since the walk passed it
 // (`restart`) are seldom reached. Here the test knob scan_tuning_base::test_inclusive_every = K
 // lets only tile 0 and the tiles whose index is a multiple of K publish their inclusive prefix; the
@@ -58,6 +59,7 @@ struct forced : adc::ordered_tuning_base {
   static constexpr int threads = 64;
   static constexpr int items_override = 4;
   static constexpr int test_inclusive_every = Every;
+  static constexpr int ordered_kept_windows = 2;  // (the default keeps 8: walks past 2 read windows again)
   static constexpr unsigned lookback_initial_delay_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_initial_delay_ns;
   static constexpr unsigned lookback_first_sleep_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_first_sleep_ns;
   static constexpr unsigned lookback_max_sleep_ns = Spin ? 0 : adc::ordered_tuning_base::lookback_max_sleep_ns;
