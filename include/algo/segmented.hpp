@@ -26,7 +26,8 @@
 // detail/segmented/reduce_groups.cuh for uniform_offsets of 1-2047 elements,
 // detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
 // check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
-// offsets in their tiles (seg::offset_heads) instead of a heads mask built first.
+// offsets in their tiles (seg::offset_heads) instead of a heads mask built first, or none at all
+// when the offsets check finds every segment of one length (then they run as uniform_offsets).
 #pragma once
 
 #include <cstdint>
@@ -575,13 +576,15 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   };
   if constexpr (offsets_in_tiles_v<Policy, InIt, OffIt>) {
 #if ALGO_HAS_CUDA
-    // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
-    const auto offs = kernel_view(policy, offsets_first);
-    // close to evenly spread: within 8 mean segment lengths of first + k * n / segments everywhere
-    const bool even = info.spread >= 0 && static_cast<double>(info.spread) * static_cast<double>(segments) <=
-                                              8.0 * static_cast<double>(n);
-    run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last,
-                                          even ? static_cast<double>(segments) / static_cast<double>(n) : 0.0});
+    if (info.min_length > 0 && info.min_length == info.max_length) {
+      // every segment has one length (the check found it): the heads are i % L == 0, as with
+      // algo::uniform_offsets, and the tiles read no offsets
+      run(seg::uniform_heads{info.max_length});
+    } else {
+      // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
+      const auto offs = kernel_view(policy, offsets_first);
+      run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last});
+    }
 #endif
   } else {
     with_offset_heads(name, policy, offsets_first, segments, info, run);

@@ -1253,6 +1253,13 @@ void check_offsets_in_tiles(const Policy& policy) {
     layouts.push_back(big_last);
   }
   layouts.push_back(ones_layout(5000));
+  for (const std::int64_t L : {std::int64_t(4), std::int64_t(37), std::int64_t(4096)}) {
+    // every segment of one length: algo::cuda's check finds it and scans as with uniform_offsets
+    layout l{"segments of exactly " + std::to_string(L), {0}};
+    const std::int64_t S = L == 4096 ? 40 : 40000 / L + 3;
+    for (std::int64_t k = 1; k <= S; ++k) l.offsets.push_back(k * L);
+    layouts.push_back(l);
+  }
   layouts.push_back(random_layout(small_run() ? 30000 : 300000, 20, 1201));
   layouts.push_back(random_layout(small_run() ? 30000 : 300000, 2000, 1202));
   for (const layout& l0 : layouts) {

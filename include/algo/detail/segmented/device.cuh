@@ -20,7 +20,7 @@ struct offsets_check {
   long long first, last;
   long long bad_at;      // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none
   long long max_length;  // the longest segment (what segmented_reduce chooses its kernel by)
-  long long spread;      // max |offsets[k] - (first + floor(k n / segments))| (offsets_info::spread); -1: not known
+  long long min_length;  // the shortest segment (equal to max_length: uniform segments); -1: not known
 };
 
 /// Segments each thread of check_offsets_kernel takes at a time (their offsets' loads in flight
@@ -31,71 +31,44 @@ template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
   // thread t takes segments [check_run t, check_run (t + 1)), then the same a grid further on
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x * check_run;
-  const long long k0 = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * check_run;
-  // evenly spread offsets: e(k) = first + floor(k n / segments), stepped with integer adds (two
-  // divisions per thread, none per offset). Past 2^40 elements the spread is not measured:
-  // INT64_MAX, never even.
-  const long long o0 = static_cast<long long>(offsets[0]);
-  const unsigned long long n = static_cast<unsigned long long>(static_cast<long long>(offsets[segments]) - o0);
-  const unsigned long long S = static_cast<unsigned long long>(segments > 0 ? segments : 1);
-  const bool measure = n < (1ull << 40) && stride < (1ll << 23);
-  const unsigned long long step = static_cast<unsigned long long>(stride) * n;  // < 2^63 when measured
-  const unsigned long long q_step = step / S, r_step = step % S, q1 = n / S, r1 = n % S;
-  unsigned long long e = measure ? static_cast<unsigned long long>(k0) * n / S : 0;
-  unsigned long long rem = measure ? static_cast<unsigned long long>(k0) * n % S : 0;
-  long long longest = 0, spread = measure ? 0 : 0x7fffffffffffffffLL;
-  for (long long k = k0; k < segments; k += stride) {
+  long long longest = 0, shortest = 0x7fffffffffffffffLL;
+  for (long long k = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * check_run; k < segments;
+       k += stride) {
     long long o[check_run + 1];
 #pragma unroll
     for (int j = 0; j <= check_run; ++j) o[j] = k + j <= segments ? static_cast<long long>(offsets[k + j]) : 0;
-    unsigned long long ek = e, rk = rem;
 #pragma unroll
     for (int j = 0; j < check_run; ++j) {
       if (k + j < segments) {
-        const long long a = o[j], b = o[j + 1];
-        if (b < a) atomicMin(&r->bad_at, k + j);
-        if (b - a > longest) longest = b - a;
-        const long long dev = (a - o0) - static_cast<long long>(ek);
-        const long long abs_dev = dev < 0 ? -dev : dev;
-        if (measure && abs_dev > spread) spread = abs_dev;
-        ek += q1;
-        rk += r1;
-        if (rk >= S) {
-          rk -= S;
-          ++ek;
-        }
+        const long long length = o[j + 1] - o[j];
+        if (length < 0) atomicMin(&r->bad_at, k + j);
+        if (length > longest) longest = length;
+        if (length < shortest) shortest = length;
       }
     }
-    e += q_step;
-    rem += r_step;
-    if (rem >= S) {
-      rem -= S;
-      ++e;
-    }
   }
-  // the block's largest of each, then at most one atomic a block for each, and none when the value
-  // there is already as large (with one atomic per warp on the same two words the check took ~55
-  // us at 2^24 segments, at 36 % of the DRAM bandwidth: 32768 warps' atomics on one address)
+  // the block's longest and shortest, then at most one atomic a block for each, and none when the
+  // word there already holds as much
   for (int d = 16; d > 0; d /= 2) {
     const long long other = __shfl_down_sync(0xffffffffu, longest, d);
     if (other > longest) longest = other;
-    const long long other_spread = __shfl_down_sync(0xffffffffu, spread, d);
-    if (other_spread > spread) spread = other_spread;
+    const long long other_short = __shfl_down_sync(0xffffffffu, shortest, d);
+    if (other_short < shortest) shortest = other_short;
   }
-  __shared__ long long s_longest[32], s_spread[32];
+  __shared__ long long s_longest[32], s_shortest[32];
   const int warp = static_cast<int>(threadIdx.x) / 32, warps = static_cast<int>(blockDim.x + 31) / 32;
   if ((threadIdx.x & 31) == 0) {
     s_longest[warp] = longest;
-    s_spread[warp] = spread;
+    s_shortest[warp] = shortest;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int w = 1; w < warps; ++w) {
       if (s_longest[w] > longest) longest = s_longest[w];
-      if (s_spread[w] > spread) spread = s_spread[w];
+      if (s_shortest[w] < shortest) shortest = s_shortest[w];
     }
     if (longest > 0 && longest > *static_cast<volatile long long*>(&r->max_length)) atomicMax(&r->max_length, longest);
-    if (spread > 0 && spread > *static_cast<volatile long long*>(&r->spread)) atomicMax(&r->spread, spread);
+    if (shortest < *static_cast<volatile long long*>(&r->min_length)) atomicMin(&r->min_length, shortest);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     r->first = static_cast<long long>(offsets[0]);
@@ -123,7 +96,7 @@ inline offsets_info checked_info(const char* name, const offsets_check& got) {
     fail(name, "offsets decrease at segment " + std::to_string(got.bad_at) + " (offsets[" + std::to_string(got.bad_at + 1) +
                    "] < offsets[" + std::to_string(got.bad_at) + "])");
   if (got.first < 0) fail(name, "offsets[0] is negative (" + std::to_string(got.first) + ")");
-  return offsets_info{got.first, got.last, got.max_length, got.spread};
+  return offsets_info{got.first, got.last, got.max_length, got.min_length};
 }
 
 /// Checks device-resident offsets (algo::error, nothing written, when they decrease or start
@@ -139,7 +112,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   cuda::temporary_buffer tmp(policy, sizeof(offsets_check));
   auto* r = tmp.as<offsets_check>();
   // bad_at starts at LLONG_MAX, so that atomicMin keeps the first bad segment seen
-  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0, 0};
+  const offsets_check start{0, 0, 0x7fffffffffffffffLL, 0, 0x7fffffffffffffffLL};
   cuda::write_value_kernel<<<1, 1, 0, policy.stream>>>(r, start);
   cuda::check_launch(name, "write_value_kernel");
   check_offsets_kernel<<<small_grid((segments + check_run - 1) / check_run, 256), 256, 0, policy.stream>>>(

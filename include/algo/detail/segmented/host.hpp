@@ -17,9 +17,7 @@ namespace algo::detail::segmented {
 struct offsets_info {
   std::int64_t first = 0, last = 0;
   std::int64_t max_length = -1;  // the longest segment, where the check found it (-1: not known)
-  // how far the offsets stray from evenly spread ones, first + k * n / segments, in elements: the
-  // largest |offsets[k] - that| the device check found (-1: not known)
-  std::int64_t spread = -1;
+  std::int64_t min_length = -1;  // the shortest segment, where the check found it (-1: not known)
 };
 
 template <class OffIt>

@@ -83,9 +83,6 @@ struct offset_heads {
   std::int64_t segments;  // >= 1
   std::int64_t base;      // offsets[0]
   std::int64_t last;      // offsets[segments]
-  // segments / n where the offsets are close to evenly spread (offsets_info::spread within a few
-  // mean lengths), else 0: algo::cuda's tiles find an element's segment near its even place
-  double even_scale = 0;
   ALGO_EXEC_CHECK_DISABLE
   ALGO_HD bool operator()(std::int64_t i) const {
     const std::int64_t x = base + i;

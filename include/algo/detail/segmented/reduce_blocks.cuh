@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
         h->last = c.last;
         h->bad_at = c.bad_at;
         h->max_length = c.max_length;
-        h->spread = c.spread;
+        h->min_length = c.min_length;
         __threadfence_system();  // the verdict is visible to the host before the flag
         *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
       }

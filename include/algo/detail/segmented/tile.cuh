@@ -78,9 +78,9 @@ struct is_offset_heads<offset_heads<OffIt>> : std::true_type {};
 
 /// h[j] = whether element w0 + lane * Items + j starts a segment, for the warp's chunk of 32 *
 /// Items elements from w0 (relative to offsets[0]): one 32-way search for the segment holding w0
-/// (each step a warp-wide probe of 32 offsets; none for evenly spread offsets, whose place is
-/// known), then the offsets from there to the chunk's end read 128 at a time, each setting its
-/// element's bit in `staging` (Items words). Every lane of the warp calls it.
+/// (each step a warp-wide probe of 32 offsets), then the offsets from there to the chunk's end
+/// read 128 at a time, each setting its element's bit in `staging` (Items words). Every lane of
+/// the warp calls it.
 template <int Items, class OffIt>
 __device__ __forceinline__ void offset_heads_warp(const offset_heads<OffIt>& H, std::int64_t w0, unsigned char* staging,
                                                   bool (&h)[Items]) {
@@ -95,57 +95,37 @@ __device__ __forceinline__ void offset_heads_warp(const offset_heads<OffIt>& H, 
   unsigned* flags = reinterpret_cast<unsigned*>(staging);
   __syncwarp();  // the staging is free
   if (lane < Items) flags[lane] = 0u;
-  const long long segments = static_cast<long long>(H.segments);
-  __syncwarp();  // the flags are clear
-  // Where the walk starts: evenly spread offsets (the check found every offset within 8 mean
-  // lengths of first + k * n / segments) 9 mean lengths before x0's even place, which is at or
-  // below x0 by that bound: no search (the walk's first read confirms it; if not, the search).
-  // Otherwise the last k with offsets[k] <= x0, found by the search below.
-  long long from = -1;
-  if (H.even_scale > 0 && segments > 32) {
-    from = static_cast<long long>(static_cast<double>(x0 - static_cast<long long>(H.base)) * H.even_scale) - 9;
-    from = from < 0 ? 0 : from > segments - 1 ? segments - 1 : from;
+  // the last k < segments with offsets[k] <= x0 (offsets[0] <= x0: it exists)
+  long long lo = 0, hi = static_cast<long long>(H.segments) - 1;
+  while (hi - lo >= 32) {
+    const long long step = (hi - lo + 32) / 32;
+    const long long p = lo + lane * step;
+    const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
+    const int c = __popc(__ballot_sync(0xffffffffu, le));  // a prefix of the lanes, at least lane 0
+    lo += (c - 1) * step;
+    hi = hi < lo + step - 1 ? hi : lo + step - 1;
   }
-  for (;;) {
-    if (from < 0) {
-      // the last k < segments with offsets[k] <= x0 (offsets[0] <= x0: it exists), 32 ways a step
-      long long lo = 0, hi = segments - 1;
-      while (hi - lo >= 32) {
-        const long long step = (hi - lo + 32) / 32;
-        const long long p = lo + lane * step;
-        const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
-        const int c = __popc(__ballot_sync(0xffffffffu, le));  // a prefix of the lanes, at least lane 0
-        lo += (c - 1) * step;
-        hi = hi < lo + step - 1 ? hi : lo + step - 1;
-      }
-      const long long p = lo + lane;
-      const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
-      from = lo + __popc(__ballot_sync(0xffffffffu, le)) - 1;
-    }
-    // The walk: offsets[from], offsets[from + 1], ... up to the first at or past the chunk's end,
-    // each one inside the chunk setting its element's bit. Any `from` with offsets[from] <= x0
-    // finds every offset in the chunk (offsets are nondecreasing; equal ones set the same bit).
-    bool started = true;
-    for (long long kb = from;; kb += 128) {
-      long long p[4];
+  {
+    const long long p = lo + lane;
+    const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
+    lo += __popc(__ballot_sync(0xffffffffu, le)) - 1;
+  }
+  __syncwarp();  // the flags are clear
+  // offsets[lo], offsets[lo + 1], ... up to the first at or past the chunk's end
+  const long long segments = static_cast<long long>(H.segments);
+  for (long long kb = lo;; kb += 128) {
+    long long p[4];
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const long long k = kb + lane + 32 * j;
-        p[j] = k < segments ? static_cast<long long>(H.offsets[k]) : 0x7fffffffffffffffLL;
-      }
-      if (kb == from && __shfl_sync(0xffffffffu, p[0], 0) > x0) {  // (an even start only) past x0
-        started = false;
-        break;
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const long long rel = p[j] - x0;
-        if (rel >= 0 && rel < span && p[j] < last) atomicOr(flags + (rel >> 5), 1u << (rel & 31));
-      }
-      if (__shfl_sync(0xffffffffu, p[3], 31) - x0 >= span) break;  // (INT64_MAX: past the last segment)
+    for (int j = 0; j < 4; ++j) {
+      const long long k = kb + lane + 32 * j;
+      p[j] = k < segments ? static_cast<long long>(H.offsets[k]) : 0x7fffffffffffffffLL;
     }
-    if (started) break;
-    from = -1;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const long long rel = p[j] - x0;
+      if (rel >= 0 && rel < span && p[j] < last) atomicOr(flags + (rel >> 5), 1u << (rel & 31));
+    }
+    if (__shfl_sync(0xffffffffu, p[3], 31) - x0 >= span) break;  // (INT64_MAX: past the last segment)
   }
   __syncwarp();
   const int b0 = lane * Items;
