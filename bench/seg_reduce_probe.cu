@@ -2,7 +2,7 @@
 // (issue 27 item 3: L = 4096, 0.86x). A development tool, like reduce_small: claims come from
 // `bench --only segmented`. 2^26 f32, segments of L (4096 by default), offsets in device memory.
 //
-// rows (each timed three ways, rows taken in turn, three rounds, median of medians):
+// rows (each timed four ways, rows taken in turn, three rounds, median of medians):
 //   event  as bench::median_ms: events around each call, the GPU idle before it (the bench's number)
 //   gpu    the call queued behind a 50 us spin kernel: the GPU's side alone (launch + kernel)
 //   host   steady_clock around the call, from the event loop (host time to return)
@@ -10,7 +10,7 @@
 //          kernel k runs)
 // cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
 // kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
-// (`--min6`); algo::uniform_offsets (the blocks kernel, no check); the blocks kernel over the
+// (run_fused's MinBlocks); algo::uniform_offsets (the blocks kernel, no check); the blocks kernel over the
 // offsets in memory without any check (timing only: the floor of this kernel shape).
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
