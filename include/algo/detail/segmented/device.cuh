@@ -16,6 +16,13 @@
 
 namespace algo::detail::segmented {
 
+/// Elements between a pointer and the 16-byte boundary at or below it (device side of
+/// cuda::vector_misalignment, for raw pointers: the segments' own alignment, found in the kernels).
+template <class T>
+__device__ __forceinline__ int misalignment(const T* p) {
+  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) % 16) / sizeof(T));
+}
+
 struct offsets_check {
   long long first, last;
   long long bad_at;      // the lowest k with offsets[k + 1] < offsets[k]; LLONG_MAX: none

@@ -49,13 +49,6 @@ __host__ __device__ inline bool suits(std::int64_t segments, std::int64_t n, std
   return mean >= min_mean && max_length <= max_skew * mean;
 }
 
-/// Elements between a pointer and the 16-byte boundary at or below it (device side of
-/// cuda::vector_misalignment, for raw pointers).
-template <class T>
-__device__ __forceinline__ int misalignment(const T* p) {
-  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) % 16) / sizeof(T));
-}
-
 /// A launch queued behind the offsets check, before the host has its verdict (offsets in memory):
 /// the kernel writes nothing unless the check found the offsets good and the segments long (suits,
 /// as the host decides after the wait) and the input does not overlap the output (the bytes of

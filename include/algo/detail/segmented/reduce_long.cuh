@@ -27,6 +27,7 @@
 #include "../cuda/reduce/reduce_tuning.cuh"
 #include "../cuda/reduce.cuh"
 #include "../cuda/runtime.cuh"
+#include "device.cuh"
 
 namespace algo::detail::segmented::long_segments {
 
@@ -35,13 +36,6 @@ namespace algo::detail::segmented::long_segments {
 inline constexpr std::int64_t long_length = 4096;
 /// Offsets in memory: no segment over this many times the mean (else its blocks hold up the grid).
 inline constexpr std::int64_t max_skew = 4;
-
-/// Elements between a pointer and the 16-byte boundary at or below it (device side of
-/// cuda::vector_misalignment, for raw pointers).
-template <class T>
-__device__ __forceinline__ int misalignment_of(const T* p) {
-  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) % 16) / sizeof(T));
-}
 
 // ---- blocks ---------------------------------------------------------------------------------------------
 template <class Agent, class It, class OutIt, class T, class Op>
@@ -79,7 +73,7 @@ __global__ void __launch_bounds__(Agent::threads)
 template <class Agent, class Tuning, bool Vector, class It>
 __device__ __forceinline__ cuda::reduce_layout segment_layout(It seg, long long length, int chunks) {
   int offset = 0;
-  if constexpr (Vector) offset = misalignment_of(seg);
+  if constexpr (Vector) offset = misalignment(seg);
   return cuda::make_reduce_layout(length, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, chunks);
 }
 
