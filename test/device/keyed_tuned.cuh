@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
 namespace keyed_tuned {
@@ -138,5 +139,20 @@ auto values_of(const std::vector<L>& l) {
 template <class V>
 sop<V> host_op() {
   return sop<V>{aop<V>{}};
+}
+/// Keys in runs of `lo`..`hi` elements (random lengths; `hi` == `lo`: runs of exactly that), each
+/// run's key above the last by 1-5.
+inline std::vector<std::int32_t> run_keys(std::int64_t n, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
+  std::vector<std::int32_t> k(static_cast<std::size_t>(n));
+  std::mt19937_64 g(seed);
+  std::uniform_int_distribution<std::int64_t> d(lo, hi);
+  std::int32_t key = static_cast<std::int32_t>(g() % 1000) - 500;
+  for (std::int64_t i = 0; i < n;) {
+    const std::int64_t len = d(g);
+    for (std::int64_t j = i; j < i + len && j < n; ++j) k[static_cast<std::size_t>(j)] = key;
+    i += len;
+    key += 1 + static_cast<std::int32_t>(g() % 5);
+  }
+  return k;
 }
 }  // namespace keyed_tuned

@@ -51,20 +51,6 @@ std::vector<std::int64_t> sizes() {
   return {1, 2047, 2049, 4095, 4097, 8191, 8193, 3 * 8192 + 5, 100003, (1 << 19) + 3};
 }
 
-std::vector<std::int32_t> run_keys(std::int64_t n, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
-  std::vector<std::int32_t> k(static_cast<std::size_t>(n));
-  rng_t g(seed);
-  std::uniform_int_distribution<std::int64_t> d(lo, hi);
-  std::int32_t key = static_cast<std::int32_t>(g() % 1000) - 500;
-  for (std::int64_t i = 0; i < n;) {
-    const std::int64_t len = d(g);
-    for (std::int64_t j = i; j < i + len && j < n; ++j) k[static_cast<std::size_t>(j)] = key;
-    i += len;
-    key += 1 + static_cast<std::int32_t>(g() % 5);
-  }
-  return k;
-}
-
 /// What one strategy gives for the five calls.
 template <class V>
 struct results {
@@ -219,7 +205,7 @@ void each_case(std::uint64_t seed, F&& f) {
   for (std::int64_t n : sizes()) {
     for (const layout& l : layouts) {
       INFO("n = " << n << ", " << l.name << ", seed " << seed);
-      const std::vector<std::int32_t> h_k = run_keys(n, l.lo, l.hi, ++seed);
+      const std::vector<std::int32_t> h_k = kt::run_keys(n, l.lo, l.hi, ++seed);
       const std::vector<char> heads = kt::key_heads_of(h_k);
       std::vector<std::int64_t> h_o;
       for (std::int64_t i = 0; i < n; ++i)

@@ -164,21 +164,6 @@ walk_counts check_plain_float(std::int64_t n, std::uint64_t seed, bool exclusive
   return c;
 }
 
-/// Keys in runs of `lo`..`hi` elements (random lengths; `hi` == `lo`: runs of exactly that).
-std::vector<std::int32_t> run_keys(std::int64_t n, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
-  std::vector<std::int32_t> k(static_cast<std::size_t>(n));
-  rng_t g(seed);
-  std::uniform_int_distribution<std::int64_t> d(lo, hi);
-  std::int32_t key = static_cast<std::int32_t>(g() % 1000);
-  for (std::int64_t i = 0; i < n;) {
-    const std::int64_t len = d(g);
-    for (std::int64_t j = i; j < i + len && j < n; ++j) k[static_cast<std::size_t>(j)] = key;
-    i += len;
-    key += 1 + static_cast<std::int32_t>(g() % 5);
-  }
-  return k;
-}
-
 /// Inclusive / exclusive scans by key and reduce_by_key_into under Tuning, float values, against the
 /// emulation of the lifted scan; the walks counted against their bound.
 template <class Tuning>
@@ -297,15 +282,15 @@ TEST_CASE("cuda ordered look-back, forced deep walks: scans by key and reduce_by
   for (std::int64_t n : sizes()) {
     {
       INFO("runs of 30..350 tiles (random lengths), n = " << n);
-      check_keyed_float<forced_t>(n, run_keys(n, 30 * tile - 5, 350 * tile + 7, ++seed), seed + 100, false);
+      check_keyed_float<forced_t>(n, kt::run_keys(n, 30 * tile - 5, 350 * tile + 7, ++seed), seed + 100, false);
     }
     {
       INFO("runs of exactly 130 tiles (heads on tile boundaries), n = " << n);
-      check_keyed_float<forced_t>(n, run_keys(n, 130 * tile, 130 * tile, ++seed), seed + 100, false);
+      check_keyed_float<forced_t>(n, kt::run_keys(n, 130 * tile, 130 * tile, ++seed), seed + 100, false);
     }
     {
       INFO("runs of 1..40 elements then one run of the rest (heads in every early tile, none late), n = " << n);
-      std::vector<std::int32_t> k = run_keys(n, 1, 40, ++seed);
+      std::vector<std::int32_t> k = kt::run_keys(n, 1, 40, ++seed);
       for (std::int64_t i = n / 3; i < n; ++i) k[static_cast<std::size_t>(i)] = 1 << 30;
       check_keyed_float<forced_t>(n, k, seed + 100, false);
     }
