@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "../../error.hpp"
 #include "../../policy.hpp"
@@ -36,26 +37,51 @@ inline constexpr int check_run = 4;
 
 template <class OffIt>
 __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_check* r) {
-  // thread t takes segments [check_run t, check_run (t + 1)), then the same a grid further on
+  // thread t takes segments [check_run t, check_run (t + 1)), then the same a grid further on.
+  // Lengths in the offsets' own width (unsigned: a decrease wraps, and is flagged anyway), the
+  // bounds tested once a step, a decrease's position found only when there is one (with 64-bit
+  // lengths and a bounds test a segment the kernel was bound by its instructions: ncu 75 % of the
+  // SMs' throughput, 36 % of DRAM's, 57.7 us at 2^24 offsets).
+  using V = std::remove_cv_t<std::remove_reference_t<decltype(offsets[0])>>;
+  using U = std::conditional_t<(sizeof(V) <= 4), unsigned, unsigned long long>;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x * check_run;
-  long long longest = 0, shortest = 0x7fffffffffffffffLL;
+  U lmax = 0, lmin = ~U(0);
   for (long long k = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) * check_run; k < segments;
        k += stride) {
-    long long o[check_run + 1];
+    const int m = segments - k < check_run ? static_cast<int>(segments - k) : check_run;  // segments this step
+    V o[check_run + 1];
+    bool bad = false;
+    if (m == check_run) {
 #pragma unroll
-    for (int j = 0; j <= check_run; ++j) o[j] = k + j <= segments ? static_cast<long long>(offsets[k + j]) : 0;
+      for (int j = 0; j <= check_run; ++j) o[j] = offsets[k + j];
 #pragma unroll
-    for (int j = 0; j < check_run; ++j) {
-      if (k + j < segments) {
-        const long long length = o[j + 1] - o[j];
-        if (length < 0) atomicMin(&r->bad_at, k + j);
-        if (length > longest) longest = length;
-        if (length < shortest) shortest = length;
+      for (int j = 0; j < check_run; ++j) {
+        bad |= o[j + 1] < o[j];
+        const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
+        lmax = length > lmax ? length : lmax;
+        lmin = length < lmin ? length : lmin;
       }
+    } else {
+      for (int j = 0; j <= m; ++j) o[j] = offsets[k + j];
+      for (int j = 0; j < m; ++j) {
+        bad |= o[j + 1] < o[j];
+        const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
+        lmax = length > lmax ? length : lmax;
+        lmin = length < lmin ? length : lmin;
+      }
+    }
+    if (bad) {
+      for (int j = 0; j < m; ++j)
+        if (o[j + 1] < o[j]) {
+          atomicMin(&r->bad_at, k + j);
+          break;
+        }
     }
   }
   // the block's longest and shortest, then at most one atomic a block for each, and none when the
   // word there already holds as much
+  long long longest = static_cast<long long>(lmax);
+  long long shortest = lmin == ~U(0) ? 0x7fffffffffffffffLL : static_cast<long long>(lmin);
   for (int d = 16; d > 0; d /= 2) {
     const long long other = __shfl_down_sync(0xffffffffu, longest, d);
     if (other > longest) longest = other;
