@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# split the final binaries in two carried archives (as the fifth session did)
+# split the final binaries in two carried archives (bench/results/2026-11-26-h100-s5-final was carried the same way)
 set -e
 cd /work/main
 rm -rf .bins6/* .binsF/*

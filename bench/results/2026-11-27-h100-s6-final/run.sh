@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Final tree of 2026-11-27's sixth session, one H100: binaries built on the CPU machine (nvcc 13.0,
+# Final tree of 2026-11-27 (aa88301), one H100: binaries built on the CPU machine (nvcc 13.0,
 # sm_90, /tmp/cfg, ALGO_OPENACC=OFF), carried in parts (.bins6/*.tar.xz, .binsF/*.tar.xz) and run
 # here; the machine keeps /tmp/cfg while it stays warm, so the calls follow each other:
 #   STEP=suite   the whole CTest suite as the README's test command runs it, but the >2^31 tests
 #                (-E _large), the compile-only checks that rebuild from the build tree
 #                (docs_snippets_*, install_and_find_package) and the docs checks that call
 #                /usr/bin/cmake (docs_links, docs_api_reference): they need no GPU and run in CI;
-#                then compute-sanitizer over the paths this session changed, at small sizes
+#                then compute-sanitizer over the segmented, ordered look-back and one-block reduce paths, at small sizes
 #   STEP=bench   the full bench (bench/bench) and select_bench 2^10-2^28
 # Output: r.tar.xz + summary.txt.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 1 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90, /tmp/cfg,
+# 2026-11-27, run 1 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90, /tmp/cfg,
 # ALGO_OPENACC=OFF; tree 5a76f7c + the working changes of this run), carried as .bins6/a.tar.xz.
 #   1. reduce_small --verify (bitwise: the one-block kernel, version 2) and the reduce tests
 #   2. test_cuda_segmented (the offsets walk's first probe; new far-from-even layouts) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 3 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90, /tmp/cfg,
+# 2026-11-27, run 3 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90, /tmp/cfg,
 # ALGO_OPENACC=OFF), carried as .bins6/a.tar.xz. Everything is written under $OUT/r and comes back
 # as one archive (r.tar.xz) plus summary.txt.
 #   1. test_cuda_segmented, test_cuda_segmented_strategies, test_cub_segmented, test_host_segmented;

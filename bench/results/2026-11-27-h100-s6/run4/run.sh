@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 4 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90), carried
+# 2026-11-27, run 4 on one H100: binaries built on the CPU machine (nvcc 13.0, sm_90), carried
 # as .bins6/a.tar.xz. Everything under $OUT/r comes back as r.tar.xz, plus summary.txt.
 #   1. test_cuda_segmented, test_cuda_segmented_strategies (the check's integer spread)
 #   2. seg_reduce_probe, the tree's fused kernel ("lean": no segment read before the verdict) against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 5 on one H100 (tree 0b3afd3: the offsets check, 4 segments a thread):
+# 2026-11-27, run 5 on one H100 (tree 0b3afd3: the offsets check, 4 segments a thread):
 # test_cuda_segmented (bad input and offsets cases), ncu of the check kernel inside
 # bench_segmented, then bench_segmented --only segmented. Output: r.tar.xz + summary.txt.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 6 on one H100 (main after merging rbk6 and tests6): the new tests (forced deep
+# 2026-11-27, run 6 on one H100 (main with the kept-windows change b78dc75 and the deep-walk tests 367cb79): the new tests (forced deep
 # walks, keyed results across strategies, double in the 20-run test, kept windows), the ordered
 # and deterministic scan tests, the segmented tests; compute-sanitizer over the new tests (small);
 # ncu of the offsets check (version 5: one conditional atomic a block); bench_segmented.

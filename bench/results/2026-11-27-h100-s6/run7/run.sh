@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 7 (one H100): where the offsets check kernel's time goes (ncu sections of its
+# 2026-11-27, run 7 (one H100): where the offsets check kernel's time goes (ncu sections of its
 # first two launches in bench_segmented: the L = 4 shape, 2^24 + 1 offsets). Output: ncu.txt.
 set -u
 [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }

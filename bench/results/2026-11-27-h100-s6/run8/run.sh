@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sixth session, run 8 on one H100 (the offsets check in the offsets' own width, bounds tested once
+# 2026-11-27, run 8 on one H100 (the offsets check in the offsets' own width, bounds tested once
 # a step): the segmented and keyed tests, memcheck of the offsets and bad-input cases, ncu of the
 # check kernel (SOL), bench_segmented. Output: r.tar.xz + summary.txt.
 set -u

@@ -116,14 +116,14 @@ struct scan_tuning_base {
   /// rounds of status loads; windows: windows of 32 read or kept; cycles: clock64 from the
   /// aggregate's publication to the prefix). false: no code at all.
   static constexpr bool lookback_stats = false;
-  /// Tests only (the ordered look-back, ordered_lookback.cuh): when positive, only tile 0 and the
+  /// A test knob (the ordered look-back, ordered_lookback.cuh): when positive, only tile 0 and the
   /// tiles whose index is a multiple of this publish their inclusive prefix; every other tile
   /// publishes only its aggregate (its own prefix is still computed, and right). Every look-back
   /// then walks back to a multiple of it (or to a head, for a scan by key), through windows that
   /// normal timing seldom reaches: the kept windows and the ones read again in the fold.
   /// 0: every tile publishes it (no code).
   static constexpr int test_inclusive_every = 0;
-  /// Tests only (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
+  /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.
   static constexpr bool lookback_restart_stats = false;
