@@ -13,6 +13,7 @@
 #include "../../error.hpp"
 #include "../../policy.hpp"
 #include "../cuda/runtime.cuh"
+#include "../cuda/thread/load.cuh"
 #include "host.hpp"
 
 namespace algo::detail::segmented {
@@ -23,6 +24,11 @@ template <class T>
 __device__ __forceinline__ int misalignment(const T* p) {
   return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) % 16) / sizeof(T));
 }
+
+/// Whether the per-segment kernels read `Src` (an unwrapped input) with 16-byte loads, each
+/// segment's misalignment found on the device: plain pointers to vectorizable values.
+template <class Src>
+inline constexpr bool segment_vector_loads_v = std::is_pointer<Src>::value && cuda::load_traits<Src>::vectorizable;
 
 struct offsets_check {
   long long first, last;
@@ -51,24 +57,20 @@ __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_
     const int m = segments - k < check_run ? static_cast<int>(segments - k) : check_run;  // segments this step
     V o[check_run + 1];
     bool bad = false;
-    if (m == check_run) {
+    const auto fold = [&](int j) {  // segment k + j
+      bad |= o[j + 1] < o[j];
+      const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
+      lmax = length > lmax ? length : lmax;
+      lmin = length < lmin ? length : lmin;
+    };
+    if (m == check_run) {  // no bounds to test
 #pragma unroll
       for (int j = 0; j <= check_run; ++j) o[j] = offsets[k + j];
 #pragma unroll
-      for (int j = 0; j < check_run; ++j) {
-        bad |= o[j + 1] < o[j];
-        const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
-        lmax = length > lmax ? length : lmax;
-        lmin = length < lmin ? length : lmin;
-      }
+      for (int j = 0; j < check_run; ++j) fold(j);
     } else {
       for (int j = 0; j <= m; ++j) o[j] = offsets[k + j];
-      for (int j = 0; j < m; ++j) {
-        bad |= o[j + 1] < o[j];
-        const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
-        lmax = length > lmax ? length : lmax;
-        lmin = length < lmin ? length : lmin;
-      }
+      for (int j = 0; j < m; ++j) fold(j);
     }
     if (bad) {
       for (int j = 0; j < m; ++j)

@@ -378,12 +378,8 @@ void reduce(const char* name, const device_policy_base& policy, ValIt values, Of
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  // 16-byte loads for plain pointers (each segment's misalignment is found on the device)
-  if constexpr (std::is_pointer<Src>::value && cuda::load_traits<Src>::vectorizable) {
-    run<true, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t, spec);
-  } else {
-    run<false, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t, spec);
-  }
+  run<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t,
+                                         spec);
 }
 
 /// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
@@ -394,11 +390,8 @@ bool fused(const char* name, const device_policy_base& policy, ValIt values, Off
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  if constexpr (std::is_pointer<Src>::value && cuda::load_traits<Src>::vectorizable) {
-    return run_fused<true, Phase>(name, policy, first, offsets, segments, out, init, raw_op, init_as_t, spec, verdict);
-  } else {
-    return run_fused<false, Phase>(name, policy, first, offsets, segments, out, init, raw_op, init_as_t, spec, verdict);
-  }
+  return run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
+                                                      init_as_t, spec, verdict);
 }
 
 }  // namespace algo::detail::segmented::segment_blocks

@@ -198,12 +198,8 @@ void reduce_offsets(const char* name, const device_policy_base& policy, ValIt va
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  // 16-byte loads for plain pointers (each segment's misalignment is found on the device)
-  if constexpr (std::is_pointer<Src>::value && cuda::load_traits<Src>::vectorizable) {
-    run_offsets<true, Phase>(name, policy, first, offsets, base, segments, longest, out, init, raw_op, init_as_t);
-  } else {
-    run_offsets<false, Phase>(name, policy, first, offsets, base, segments, longest, out, init, raw_op, init_as_t);
-  }
+  run_offsets<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, base, segments, longest, out, init,
+                                                 raw_op, init_as_t);
 }
 
 /// out[k] = init op (elements [k L, (k + 1) L) of `values`, in order), k < segments, L >= long_length.
