@@ -347,7 +347,8 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (a hot key's
 /// partition spans several chunks: the overflow table), all equal (one partition of every record),
-/// at sizes around the scatter's 2048-record tiles and the aggregate's 3072-record chunks, one and
+/// at sizes around the scatter's 2048-record tiles, the aggregate's 3072-record chunks and the
+/// place pass's 4096-position spans, one and
 /// two scatter passes (n up to 2^19 takes one); groups in first-appearance order against the host
 /// reference.
 template <class V>
@@ -359,7 +360,7 @@ void check_partitioned() {
   const c_t cs[] = {{dist::all_distinct, 0}, {dist::uniform, 1 << 16}, {dist::uniform, 1 << 20},
                     {dist::skewed, 5000},    {dist::all_equal, 1},     {dist::uniform, 10}};
   for (const c_t& c : cs)
-    for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(3 * 2048 + 1),
+    for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097), std::int64_t(3 * 2048 + 1),
                                  std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
       if (small_run() && n > 70000) continue;
       const auto hkeys = make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n));

@@ -65,9 +65,13 @@ inline unsigned grid_for(long long work, int per_block = threads) {
 }
 
 // ---- block helpers --------------------------------------------------------------------------------
-/// Exclusive sum over the block's 256 threads (all must call); *total receives the block's sum.
-__device__ inline unsigned long long block_exclusive_sum(unsigned long long x, unsigned long long* smem /*[9]*/,
+/// Exclusive sum over the block's Threads threads (all must call; Threads <= 1024, a multiple of
+/// 32); *total receives the block's sum.
+template <int Threads = threads>
+__device__ inline unsigned long long block_exclusive_sum(unsigned long long x,
+                                                         unsigned long long* smem /*[Threads / 32 + 1]*/,
                                                          unsigned long long* total) {
+  static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps, at most 32 of them");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   unsigned long long inc = x;
 #pragma unroll
@@ -78,19 +82,19 @@ __device__ inline unsigned long long block_exclusive_sum(unsigned long long x, u
   if (lane == 31) smem[warp] = inc;
   __syncthreads();
   if (warp == 0) {
-    unsigned long long w = lane < threads / 32 ? smem[lane] : 0ull;
+    unsigned long long w = lane < Threads / 32 ? smem[lane] : 0ull;
     unsigned long long winc = w;
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
       const unsigned long long y = __shfl_up_sync(0xffffffffu, winc, d);
       if (lane >= d) winc += y;
     }
-    if (lane < threads / 32) smem[lane] = winc - w;
-    if (lane == threads / 32 - 1) smem[threads / 32] = winc;
+    if (lane < Threads / 32) smem[lane] = winc - w;
+    if (lane == Threads / 32 - 1) smem[Threads / 32] = winc;
   }
   __syncthreads();
   const unsigned long long r = smem[warp] + inc - x;
-  *total = smem[threads / 32];
+  *total = smem[Threads / 32];
   __syncthreads();
   return r;
 }

@@ -19,8 +19,9 @@
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
-//            an overflow table, appended to the list after), then the rank pass's count and the
-//            groups written in rank order (a scatter by the ranks' top bits, then in place).
+//            an overflow table, appended to the list after; each group in the list's region for
+//            the 4096 input positions its first index lies in), then a block a region writes its
+//            groups at their ranks (a bit map of the region's first appearances in shared memory).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
 //            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
@@ -224,6 +225,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
       cuda::temporary_buffer bounds(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
       cuda::temporary_buffer prefix(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
+      // (the aggregate pass's chunks: a partition of c records takes ceil(c / aggregate_chunk))
+      const long long units_max = std::max<long long>(
+          1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
+      cuda::temporary_buffer unit_part(p, static_cast<std::size_t>(units_max) * sizeof(unsigned));
+      cuda::temporary_buffer multi(p, sizeof(unsigned));
       check_cuda(cudaMemsetAsync(counts.get(), 0, counts.size(), p.stream), name, "cudaMemsetAsync");
       // histogram
       {
@@ -243,8 +249,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         cuda::check_launch(name, "partition_histogram_kernel");
       }
       // plan
-      partition_plan_kernel<><<<1, threads, 0, p.stream>>>(counts.as<unsigned>(), P, bounds.as<unsigned>(),
+      partition_plan_kernel<><<<1, plan_threads, 0, p.stream>>>(counts.as<unsigned>(), P, bounds.as<unsigned>(),
                                                             cursor.as<unsigned>(), prefix.as<unsigned>(),
+                                                            unit_part.as<unsigned>(), multi.as<unsigned>(),
                                                             bucket.as<unsigned>(), ptiles.as<unsigned>());
       cuda::check_launch(name, "partition_plan_kernel");
       // scatter
@@ -256,15 +263,12 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
       const auto sk0 = scatter_kernel<K, Acc, false, smb, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
       const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
-      const auto rsk = rank_scatter_kernel<bitwise_equal_v<Eq, K>, smb, K, Acc, decltype(keys)>;
       check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
       if (passes == 2)
         check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         cudaSharedmemCarveoutMaxShared),
                    name, "cudaFuncSetAttribute");
-      check_cuda(cudaFuncSetAttribute(rsk, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
-                 name, "cudaFuncSetAttribute");
       sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
           passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
@@ -283,12 +287,18 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                     size_load)));
       cuda::temporary_buffer slots_o(p, static_cast<std::size_t>(cap_o) * sizeof(Slot));
       const Table overflow{slots_o.as<Slot>(), cap_o - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
-      hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o);
-      cuda::check_launch(name, "clear_table_kernel");
+      clear_overflow_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o,
+                                                                                              multi.as<unsigned>());
+      cuda::check_launch(name, "clear_overflow_kernel");
       clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
       cuda::check_launch(name, "clear_status_kernel");
-      check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
-      const aggregate_out<Table, Acc> out{lw, lv, &status->records, rb.bits.as<unsigned>(), overflow, status,
+      // the groups by where they first appear (spans of place_span input positions)
+      const long long spans = (static_cast<long long>(n) + place_span - 1) >> place_span_bits;
+      cuda::temporary_buffer span_count(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
+      cuda::temporary_buffer span_base(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
+      check_cuda(cudaMemsetAsync(span_count.get(), 0, span_count.size(), p.stream), name, "cudaMemsetAsync");
+      const span_list<Acc> list{lw, lv, span_count.as<unsigned>()};
+      const aggregate_out<Table, Acc> out{list, overflow, status,
                                           static_cast<unsigned long long>(static_cast<double>(cap_o) * limit_load)};
       const auto agg = aggregate_kernel<Front, Table, Acc, Hash>;
       constexpr std::size_t smem = aggregate_smem<Front>();
@@ -296,40 +306,23 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                  "cudaFuncSetAttribute");
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
-      const long long units_max = std::max<long long>(1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
       agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
-                                                                         prefix.as<unsigned>(), parts, out);
+                                                                         prefix.as<unsigned>(), unit_part.as<unsigned>(),
+                                                                         parts, out);
       cuda::check_launch(name, "aggregate_kernel");
-      // the overflow table's groups appended to the list (and marked), the first appearances counted
-      append_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(
-          overflow, cap_o, lw, lv, &status->records, rb.bits.as<unsigned>());
+      // the overflow table's groups appended to the list; the spans' groups counted; each group
+      // written at its rank (no synchronization before: the host reads the count at the end)
+      append_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o, list,
+                                                                                            multi.as<unsigned>());
       cuda::check_launch(name, "append_table_kernel");
-      rank_partials_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
-          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>());
-      cuda::check_launch(name, "rank_partials_kernel");
-      rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status);
-      cuda::check_launch(name, "rank_spine_kernel");
+      span_scan_kernel<><<<1, plan_threads, 0, p.stream>>>(span_count.as<unsigned>(), spans, span_base.as<unsigned>(),
+                                                            status);
+      cuda::check_launch(name, "span_scan_kernel");
+      place_kernel<bitwise_equal_v<Eq, K>, K, Acc><<<static_cast<unsigned>(spans), threads, 0, p.stream>>>(
+          lw, lv, span_count.as<unsigned>(), span_base.as<unsigned>(), status, keys, ko, vo);
+      cuda::check_launch(name, "place_kernel");
       const build_status st = cuda::copy_to_host(name, status, p.stream);
       if (st.abort) return -1;
-      // the groups in rank order: the list scattered by the ranks' top 8 bits (into the scatter's
-      // buffers, free now), then each group written at its rank, the blocks in order
-      const long long groups = static_cast<long long>(st.total);
-      int rshift = 0;
-      while ((static_cast<unsigned long long>(groups - 1) >> rshift) >= static_cast<unsigned long long>(max_radix)) ++rshift;
-      // (the prefix every 8 words, in rb.prefix's memory: prefix8[g], g < words / 8 + 1)
-      unsigned* prefix8 = rb.prefix.as<unsigned>();
-      rank_prefix8_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
-          rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), prefix8);
-      cuda::check_launch(name, "rank_prefix8_kernel");
-      rank_cursor_kernel<><<<1, max_radix, 0, p.stream>>>(cursor.as<unsigned>(), rshift);
-      cuda::check_launch(name, "rank_cursor_kernel");
-      rsk<<<static_cast<unsigned>((groups + scatter_tile - 1) / scatter_tile), threads, 0, p.stream>>>(
-          lw, lv, groups, rb.bits.as<unsigned>(), prefix8, keys, rshift,
-          cursor.as<unsigned>(), fw, fv);
-      cuda::check_launch(name, "rank_scatter_kernel");
-      place_kernel<K, Acc><<<static_cast<unsigned>((groups + threads * 4 - 1) / (threads * 4)), threads, 0, p.stream>>>(
-          fw, fv, groups, ko, vo);
-      cuda::check_launch(name, "place_kernel");
       return static_cast<std::int64_t>(st.total);
     };
 

@@ -25,20 +25,18 @@
 //              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
 //              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
-//              partition of one chunk holds all of its keys there: its groups are appended to the group list and their first appearances marked in the rank
-//              pass's bit map. The chunks of a larger partition (skewed keys: a hot key's partition)
-//              flush theirs into a global table (the overflow table), whose groups
-//              append_table_kernel then appends to the list (and marks)
-//   ranks      rank.cuh's partials and spine count the first appearances (the number of groups
-//              to the host); rank_prefix8_kernel writes the count before every 8th bit word
-//   emit       in rank order (first-appearance order, as the one-table build): rank_scatter_kernel
-//              reads the list in order, computes each group's rank (rank_of: the 8-word prefix and
-//              the 32-byte sector of its bit words) and scatters (rank << 32 | key bits, value) by
-//              the rank's top 8 bits as a scatter pass does (runs of whole sectors); place_kernel
-//              reads that in order and writes each group at its rank, the writes in flight
-//              falling into a few digits' stretches of the outputs (they combine in the L2). The
-//              key is the list word's bits where key_equal is == on integers (bitwise_equal_v),
-//              else the input's key at the group's first index.
+//              partition of one chunk holds all of its keys there: each of its groups is appended
+//              to the group list in the region of its span (the place_span input positions its
+//              first index lies in; one atomicAdd on the span's count). The chunks of a larger
+//              partition (skewed keys: a hot key's partition) flush theirs into a global table
+//              (the overflow table), whose groups append_table_kernel then appends the same way
+//   count      span_scan_kernel (one block): the groups before each span; the number of groups
+//              to the build's status, which the host reads once, after the last kernel
+//   place      place_kernel, a block a span: its groups' ranks from a bit map of the span's first
+//              appearances in shared memory, each group written at its rank (first-appearance
+//              order, as the one-table build); a block's writes fill one stretch of the outputs.
+//              The key is the list word's bits where key_equal is == on integers
+//              (bitwise_equal_v), else the input's key at the group's first index.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -168,55 +166,76 @@ inline constexpr int aggregate_slots = 4096;
 inline constexpr int scatter_items = 8;
 inline constexpr long long scatter_tile = threads * scatter_items;  // 2048 records
 
-/// Where everything goes, from the partitions' counts (one block of 256 threads):
+inline constexpr int plan_threads = 1024;
+/// Where everything goes, from the partitions' counts (one block of plan_threads):
 /// bounds[p] = the first record of partition p (bounds[parts] = n), cursor[p] = bounds[p] (the
 /// last scatter pass's write cursors); prefix[p] = the aggregate pass's chunks before partition p
-/// (prefix[parts] = all); with two passes (bits > 8), the first pass's cursors bucket[a] =
+/// (prefix[parts] = all) and unit_part[u] = the partition of the aggregate pass's chunk u; *multi =
+/// whether a partition spans several chunks (else the overflow table is neither cleared nor read); with two passes (bits > 8), the first pass's cursors bucket[a] =
 /// bounds[a << (bits - 8)] for its 256 digits (the top 8 bits) and tiles[a] = the second pass's
-/// tiles before bucket a (tiles[256] = all; a tile never straddles two buckets).
+/// tiles before bucket a (tiles[256] = all; a tile never straddles two buckets). The counts are
+/// read 4 a thread, 4096 consecutive ones a round (a thread's 128 strided ones, before: 136 us at
+/// 2^15 partitions on an H100, for 128 KB).
 template <class = void>
-__global__ void __launch_bounds__(threads)
+__global__ void __launch_bounds__(plan_threads)
     partition_plan_kernel(const unsigned* counts, int bits, unsigned* bounds, unsigned* cursor, unsigned* prefix,
-                          unsigned* bucket, unsigned* tiles) {
-  static_assert(threads == max_radix, "a thread a bucket");
-  __shared__ unsigned long long smem[threads / 32 + 1];
+                          unsigned* unit_part, unsigned* multi, unsigned* bucket, unsigned* tiles) {
+  constexpr int per = 4;
+  __shared__ unsigned long long smem[plan_threads / 32 + 1];
   const long long parts = 1ll << bits;
-  const long long per = (parts + threads - 1) / threads;
-  const long long b = threadIdx.x * per;
-  const long long e = b + per < parts ? b + per : parts;
-  unsigned long long sum = 0, chunks = 0;
-#pragma unroll 16
-  for (long long j = b; j < e; ++j) {  // (unrolled: the loads in flight together)
-    const unsigned c = counts[j];
-    sum += c;
-    chunks += (c + aggregate_chunk - 1) / aggregate_chunk;
+  unsigned long long records = 0, chunks = 0;  // before this round
+  int several = 0;  // a partition of this thread's spans several chunks
+  for (long long round = 0; round < parts; round += plan_threads * per) {
+    const long long j0 = round + static_cast<long long>(threadIdx.x) * per;
+    unsigned c[per];
+    unsigned long long sum = 0, nch = 0;
+#pragma unroll
+    for (int j = 0; j < per; ++j) {
+      c[j] = j0 + j < parts ? counts[j0 + j] : 0u;
+      sum += c[j];
+      nch += (c[j] + aggregate_chunk - 1) / aggregate_chunk;
+      several |= c[j] > aggregate_chunk;
+    }
+    unsigned long long rt, ct;
+    unsigned long long at = records + block_exclusive_sum<plan_threads>(sum, smem, &rt);
+    unsigned long long cat = chunks + block_exclusive_sum<plan_threads>(nch, smem, &ct);
+#pragma unroll
+    for (int j = 0; j < per; ++j) {
+      if (j0 + j < parts) {
+        bounds[j0 + j] = static_cast<unsigned>(at);
+        cursor[j0 + j] = static_cast<unsigned>(at);
+        prefix[j0 + j] = static_cast<unsigned>(cat);
+        for (unsigned k = 0; k < (c[j] + aggregate_chunk - 1) / aggregate_chunk; ++k)
+          unit_part[cat + k] = static_cast<unsigned>(j0 + j);
+      }
+      at += c[j];
+      cat += (c[j] + aggregate_chunk - 1) / aggregate_chunk;
+    }
+    records += rt;
+    chunks += ct;
   }
-  unsigned long long total, ctotal;
-  unsigned long long at = block_exclusive_sum(sum, smem, &total);
-  unsigned long long cat = block_exclusive_sum(chunks, smem, &ctotal);
-#pragma unroll 16
-  for (long long j = b; j < e; ++j) {
-    const unsigned c = counts[j];
-    bounds[j] = static_cast<unsigned>(at);
-    cursor[j] = static_cast<unsigned>(at);
-    prefix[j] = static_cast<unsigned>(cat);
-    at += c;
-    cat += (c + aggregate_chunk - 1) / aggregate_chunk;
-  }
+  several = __syncthreads_or(several);  // (also: bounds, written by this block, read below)
   if (threadIdx.x == 0) {
-    bounds[parts] = static_cast<unsigned>(total);
-    prefix[parts] = static_cast<unsigned>(ctotal);
+    bounds[parts] = static_cast<unsigned>(records);
+    prefix[parts] = static_cast<unsigned>(chunks);
+    *multi = static_cast<unsigned>(several);
   }
-  __syncthreads();  // bounds, written by this block, read below
+  __syncthreads();
   if (bits > 8) {
     const int low = bits - 8;
-    const unsigned s = bounds[static_cast<long long>(threadIdx.x) << low];
-    const unsigned t = bounds[static_cast<long long>(threadIdx.x + 1) << low];
-    bucket[threadIdx.x] = s;
+    unsigned long long ntiles = 0;
+    unsigned s = 0;
+    if (threadIdx.x < max_radix) {
+      s = bounds[static_cast<long long>(threadIdx.x) << low];
+      const unsigned t = bounds[static_cast<long long>(threadIdx.x + 1) << low];
+      ntiles = (t - s + scatter_tile - 1) / scatter_tile;
+    }
     unsigned long long all;
-    const unsigned long long before =
-        block_exclusive_sum((t - s + scatter_tile - 1) / scatter_tile, smem, &all);
-    tiles[threadIdx.x] = static_cast<unsigned>(before);
+    const unsigned long long before = block_exclusive_sum<plan_threads>(ntiles, smem, &all);
+    if (threadIdx.x < max_radix) {
+      bucket[threadIdx.x] = s;
+      tiles[threadIdx.x] = static_cast<unsigned>(before);
+    }
     if (threadIdx.x == 0) tiles[max_radix] = static_cast<unsigned>(all);
   }
 }
@@ -395,122 +414,131 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       words_out, values_out);
 }
 
-// ---- groups in rank order --------------------------------------------------------------------------
-/// cursors[d] = d << shift for the rank scatter's 256 digits (the ranks are 0 .. groups - 1, each
-/// once: digit d's run starts at its first rank).
+// ---- groups by where they first appear ------------------------------------------------------------
+/// The input positions are cut into spans of place_span; a group whose first index lies in span s
+/// is appended to span s's region of the group list, which starts at s * place_span (a span holds
+/// at most one first appearance a position, so the regions of an n-entry list never overlap).
+inline constexpr int place_span_bits = 12;
+inline constexpr long long place_span = 1ll << place_span_bits;
+
+/// The group list: words (first index << 32 | key bits) and aggregates, span s's groups at
+/// [s * place_span, s * place_span + count[s]).
+template <class Acc>
+struct span_list {
+  unsigned long long* words;
+  Acc* values;
+  unsigned* count;  // groups a span (cleared before the aggregate)
+  __device__ __forceinline__ void append(unsigned long long word, const Acc& v) const {
+    const unsigned long long s = word >> (32 + place_span_bits);
+    const unsigned long long at = (s << place_span_bits) + atomicAdd(count + s, 1u);
+    words[at] = word;
+    values[at] = v;
+  }
+};
+
+/// One block of plan_threads: base[s] = the groups in spans before s (their exclusive sum, read 4
+/// consecutive counts a thread), status->total = all groups.
 template <class = void>
-__global__ void rank_cursor_kernel(unsigned* cursors, int shift) {
-  cursors[threadIdx.x] = static_cast<unsigned>(threadIdx.x) << shift;
-}
-
-/// The group list (word = first index << 32 | key bits, value) scattered by the top bits of each
-/// group's rank (rank = first appearances before its first index: prefix + the bits below it in
-/// its word): out word = rank << 32 | key bits, digit = rank >> shift (< 256). Bitwise (key_equal
-/// is ==, on integers): the key bits are the list's; else the input's key at the first index (keys
-/// equal under key_equal may differ in their bits: the output is the first appearance's).
-/// The rank of first index f: prefix8[f / 256] (rank_prefix8_kernel) + the set bits before f in
-/// its group of 8 bit words (one 32-byte sector; the bit map is padded to whole groups).
-__device__ __forceinline__ unsigned long long rank_of(unsigned long long f, const unsigned* bits,
-                                                      const unsigned* prefix8) {
-  const uint4* g = reinterpret_cast<const uint4*>(bits + ((f >> 5) & ~7ull));
-  const uint4 a = g[0], b = g[1];
-  const unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-  const unsigned k = static_cast<unsigned>(f >> 5) & 7u;
-  unsigned r = prefix8[f >> 8];
-#pragma unroll
-  for (unsigned j = 0; j < 8; ++j) {
-    if (j < k) r += __popc(w[j]);
-    else if (j == k) r += __popc(w[j] & ((1u << (f & 31)) - 1u));
-  }
-  return r;
-}
-
-template <bool Bitwise, int MinBlocks, class K, class Acc, class KeyIt>
-__global__ void __launch_bounds__(threads, MinBlocks)
-    rank_scatter_kernel(const unsigned long long* list_words, const Acc* list_values, long long groups,
-                        const unsigned* bits, const unsigned* prefix8, KeyIt keys, int shift,
-                        unsigned* cursors, unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc> s;
-  constexpr int warps = threads / 32;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const long long base = static_cast<long long>(blockIdx.x) * scatter_tile;
-  const long long end = base + scatter_tile < groups ? base + scatter_tile : groups;
-  for (int d = threadIdx.x; d < max_radix; d += threads)
-#pragma unroll
-    for (int w = 0; w < warps; ++w) s.warp_count[w][d] = 0u;
-  unsigned long long w_[scatter_items];
-  Acc v_[scatter_items];
-  unsigned d_[scatter_items];
-  const long long first = base + warp * (32 * scatter_items) + lane;
-#pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {
-    const long long i = first + j * 32;
-    d_[j] = ~0u;
-    if (i < end) {
-      const unsigned long long w = list_words[i];
-      v_[j] = list_values[i];
-      const unsigned long long f = w >> 32;
-      const unsigned long long r = rank_of(f, bits, prefix8);
-      std::uint32_t kb;
-      if constexpr (Bitwise) kb = static_cast<std::uint32_t>(w);
-      else kb = hc::key_bits(static_cast<K>(keys[f]));
-      w_[j] = (r << 32) | kb;
-      d_[j] = static_cast<unsigned>(r >> shift);
-    }
-  }
-  __syncthreads();  // (warp_count cleared)
-  scatter_one_tile(
-      s, w_, v_, d_, max_radix, cursors, static_cast<int>(end - base),
-      [](int, unsigned long long w) { return w; }, words_out, values_out);
-}
-
-/// The groups, scattered by their ranks' top bits, written at their ranks: the blocks read them
-/// in order, so the writes in flight fall into a few digits' stretches of the outputs (at most a
-/// grid's worth: they combine in the L2 instead of each being a partial DRAM sector).
-template <class K, class Acc, class KeyOut, class ValOut>
-__global__ void __launch_bounds__(threads)
-    place_kernel(const unsigned long long* words, const Acc* values, long long groups, KeyOut keys_out,
-                 ValOut values_out) {
+__global__ void __launch_bounds__(plan_threads)
+    span_scan_kernel(const unsigned* count, long long spans, unsigned* base, build_status* status) {
   constexpr int per = 4;
-  const long long first = static_cast<long long>(blockIdx.x) * (threads * per) + threadIdx.x;
+  __shared__ unsigned long long smem[plan_threads / 32 + 1];
+  unsigned long long carry = 0;
+  for (long long round = 0; round < spans; round += plan_threads * per) {
+    const long long j0 = round + static_cast<long long>(threadIdx.x) * per;
+    unsigned c[per];
+    unsigned long long sum = 0;
 #pragma unroll
-  for (int j = 0; j < per; ++j) {
-    const long long i = first + j * threads;
-    if (i < groups) {
-      const unsigned long long w = words[i];
-      const unsigned long long r = w >> 32;
-      keys_out[r] = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
-      values_out[r] = values[i];
+    for (int j = 0; j < per; ++j) {
+      c[j] = j0 + j < spans ? count[j0 + j] : 0u;
+      sum += c[j];
     }
+    unsigned long long total;
+    unsigned long long at = carry + block_exclusive_sum<plan_threads>(sum, smem, &total);
+#pragma unroll
+    for (int j = 0; j < per; ++j) {
+      if (j0 + j < spans) base[j0 + j] = static_cast<unsigned>(at);
+      at += c[j];
+    }
+    carry += total;
+  }
+  if (threadIdx.x == 0) status->total = carry;
+}
+
+/// A block a span: the span's groups written at their ranks (first-appearance order). The rank of
+/// a group = base[s] + the span's first appearances before its first index, counted in a bit map
+/// of the span's place_span positions in shared memory (one bit a group, set from the words, then
+/// a prefix of the 128 words' counts). The block's writes fill the stretch [base[s], base[s] +
+/// count[s]) of the outputs, so they meet in the L2 as whole lines. Bitwise (key_equal is ==, on
+/// integers): the key is the word's bits; else the input's key at the first index (keys equal
+/// under key_equal may differ in their bits: the output is the first appearance's). Nothing when
+/// the aggregate stopped (the overflow table overflowed: the call builds one table instead).
+template <bool Bitwise, class K, class Acc, class KeyIt, class KeyOut, class ValOut>
+__global__ void __launch_bounds__(threads)
+    place_kernel(const unsigned long long* words, const Acc* values, const unsigned* count, const unsigned* base,
+                 const build_status* status, KeyIt keys, KeyOut keys_out, ValOut values_out) {
+  constexpr int span_words = static_cast<int>(place_span / 32);
+  static_assert(span_words <= threads, "a thread a bit word");
+  __shared__ unsigned bits[span_words];
+  __shared__ unsigned before[span_words];
+  __shared__ unsigned long long smem[threads / 32 + 1];
+  if (build_stopped(status)) return;
+  const unsigned long long s = blockIdx.x;
+  const unsigned c = count[s];
+  if (c == 0u) return;
+  const unsigned long long first = s << place_span_bits;
+  if (threadIdx.x < span_words) bits[threadIdx.x] = 0u;
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < c; i += threads) {
+    const unsigned f = static_cast<unsigned>(words[first + i] >> 32) & static_cast<unsigned>(place_span - 1);
+    atomicOr(&bits[f >> 5], 1u << (f & 31));
+  }
+  __syncthreads();
+  unsigned long long all;
+  const unsigned long long ex =
+      block_exclusive_sum(threadIdx.x < span_words ? static_cast<unsigned long long>(__popc(bits[threadIdx.x])) : 0ull,
+                          smem, &all);
+  if (threadIdx.x < span_words) before[threadIdx.x] = static_cast<unsigned>(ex);
+  __syncthreads();
+  const unsigned long long b = base[s];
+  for (unsigned i = threadIdx.x; i < c; i += threads) {
+    const unsigned long long w = words[first + i];
+    const unsigned f = static_cast<unsigned>(w >> 32) & static_cast<unsigned>(place_span - 1);
+    const unsigned long long r = b + before[f >> 5] + __popc(bits[f >> 5] & ((1u << (f & 31)) - 1u));
+    if constexpr (Bitwise) keys_out[r] = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
+    else keys_out[r] = static_cast<K>(keys[w >> 32]);
+    values_out[r] = values[first + i];
   }
 }
 
-/// The overflow table's groups appended to the group list (one atomicAdd a warp on its count),
-/// their first appearances marked in the rank pass's bit map.
+/// Whether no partition spans several chunks (the plan's flag; read once a block): then the
+/// overflow table stays empty, and is neither cleared nor read. All threads.
+__device__ __forceinline__ bool no_overflow(const unsigned* multi) {
+  __shared__ unsigned several;
+  if (threadIdx.x == 0) several = *multi;
+  __syncthreads();
+  return several == 0u;
+}
+
+template <class Table>
+__global__ void __launch_bounds__(threads)
+    clear_overflow_kernel(Table t, unsigned long long capacity, const unsigned* multi) {
+  if (no_overflow(multi)) return;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
+       i += stride)
+    hc::clear_slot<Table>(t.slots[i]);
+}
+
+/// The overflow table's groups appended to the group list, each to its span's region.
 template <class Table, class Acc>
 __global__ void __launch_bounds__(threads)
-    append_table_kernel(Table t, unsigned long long capacity, unsigned long long* list_words, Acc* list_values,
-                        unsigned long long* list_count, unsigned* bits) {
+    append_table_kernel(Table t, unsigned long long capacity, span_list<Acc> list, const unsigned* multi) {
+  if (no_overflow(multi)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  const int lane = threadIdx.x & 31;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
-       i += stride) {
-    const bool occ = t.occupied(i);
-    const unsigned mask = __activemask();
-    const unsigned b = __ballot_sync(mask, occ);
-    if (!b) continue;
-    const int leader = __ffs(b) - 1;
-    unsigned long long at = 0;
-    if (lane == leader) at = atomicAdd(list_count, static_cast<unsigned long long>(__popc(b)));
-    at = __shfl_sync(mask, at, leader);
-    if (occ) {
-      at += __popc(b & ((1u << lane) - 1u));
-      const unsigned long long f = t.first_index(i);
-      list_words[at] = (f << 32) | hc::key_bits(t.key(i));
-      list_values[at] = t.value(i);
-      atomicOr(bits + (f >> 5), 1u << (f & 31));
-    }
-  }
+       i += stride)
+    if (t.occupied(i)) list.append((t.first_index(i) << 32) | hc::key_bits(t.key(i)), t.value(i));
 }
 /// An insert into the overflow table gives up after this many probes (the call then builds one
 /// table instead, as an overflow past the load limit does).
@@ -522,10 +550,7 @@ inline constexpr unsigned long long max_probes_overflow = 256;
 /// stop the call past `limit` (the driver then builds one table, as before).
 template <class Table, class Acc>
 struct aggregate_out {
-  unsigned long long* list_words;
-  Acc* list_values;
-  unsigned long long* list_count;
-  unsigned* bits;  // first appearances (the rank pass's bit map)
+  span_list<Acc> list;
   Table overflow;
   build_status* status;
   unsigned long long limit;
@@ -545,24 +570,16 @@ inline constexpr int aggregate_min_blocks = aggregate_smem<Front>() <= 48 * 1024
 template <class Front, class Table, class Acc, class Hash>
 __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
-                     const unsigned* prefix, long long parts, aggregate_out<Table, Acc> out) {
+                     const unsigned* prefix, const unsigned* unit_part, long long parts,
+                     aggregate_out<Table, Acc> out) {
   using K = typename Table::key_type;
   using S = typename Front::storage;
   extern __shared__ unsigned long long agg_smem[];
-  __shared__ unsigned long long scan_smem[threads / 32 + 1];
-  __shared__ unsigned long long s_at;
   const Front front{agg_smem, reinterpret_cast<S*>(agg_smem + aggregate_slots),
                     static_cast<unsigned long long>(aggregate_slots - 1), out.overflow.comb, out.overflow.eq};
   const unsigned unit = blockIdx.x;
   if (unit >= prefix[parts]) return;
-  // the partition: the last p with prefix[p] <= unit
-  long long lo = 0, hi = parts - 1;
-  while (lo < hi) {
-    const long long mid = (lo + hi + 1) / 2;
-    if (prefix[mid] <= unit) lo = mid;
-    else hi = mid - 1;
-  }
-  const long long p = lo;
+  const long long p = unit_part[unit];  // (a binary search over prefix[] was 15 dependent loads)
   const bool whole = prefix[p + 1] - prefix[p] == 1u;
   const long long b = bounds[p] + static_cast<long long>(unit - prefix[p]) * aggregate_chunk;
   const long long e = b + aggregate_chunk < static_cast<long long>(bounds[p + 1]) ? b + aggregate_chunk
@@ -609,43 +626,18 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   }
   __syncthreads();
   if (whole) {
-    // every key of the partition is here: its groups appended to the list, first appearances
-    // marked. Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration: its
-    // groups are written contiguously (coalesced stores), and the shared-memory reads are free of
-    // bank conflicts (a thread's 16 consecutive slots, as before, put a warp's reads 128 bytes
+    // every key of the partition is here: each group appended to its span's region of the list.
+    // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
+    // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
     // apart: one bank).
     constexpr int warps = threads / 32;
     constexpr int iters = aggregate_slots / threads;
-    static_assert(iters <= 32, "a lane's occupied slots in one word");
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
-    unsigned occ = 0;    // bit j: this lane's slot of iteration j holds a group
-    unsigned count = 0;  // the warp's groups
-#pragma unroll
+#pragma unroll 4
     for (int j = 0; j < iters; ++j) {
-      const bool o = front.occupied(first_slot + 32 * j);
-      occ |= static_cast<unsigned>(o) << j;
-      count += __popc(__ballot_sync(0xffffffffu, o));
-    }
-    unsigned long long total;
-    const unsigned long long before = block_exclusive_sum(lane == 0 ? count : 0u, scan_smem, &total);
-    if (threadIdx.x == 0) s_at = total ? atomicAdd(out.list_count, total) : 0ull;
-    __syncthreads();
-    unsigned long long at = __shfl_sync(0xffffffffu, before, 0) + s_at;
-    const unsigned below = (1u << lane) - 1u;
-#pragma unroll
-    for (int j = 0; j < iters; ++j) {
-      const bool o = (occ >> j) & 1u;
-      const unsigned b = __ballot_sync(0xffffffffu, o);
-      if (o) {
-        const unsigned long long slot = first_slot + 32 * j;
-        const unsigned long long f = front.first_index(slot);
-        const unsigned long long pos = at + __popc(b & below);
-        out.list_words[pos] = front.words[slot];
-        out.list_values[pos] = front.value(slot);
-        atomicOr(out.bits + (f >> 5), 1u << (f & 31));
-      }
-      at += __popc(b);
+      const unsigned long long slot = first_slot + 32 * j;
+      if (front.occupied(slot)) out.list.append(front.words[slot], front.value(slot));
     }
   } else {
     // one chunk of a larger partition: its partial groups into the overflow table

@@ -94,39 +94,21 @@ __global__ void __launch_bounds__(threads) rank_words_kernel(const unsigned* bit
   }
 }
 
-/// prefix8[g] = set bits in words [0, 8 g) (a word prefix every 8 words, 256 records: the
-/// partitioned build's rank lookup, rank_scatter_kernel: 1 MB at 2^26 records, where the prefix
-/// of every word is 16 MB; a rank then reads that and the 32-byte sector of its 8 bit words).
-template <class = void>
-__global__ void __launch_bounds__(threads) rank_prefix8_kernel(const unsigned* bits, long long words,
-                                                                const unsigned long long* partial, unsigned* prefix8) {
-  static_assert(rank_words_per_thread == 8, "a thread's words are one group of 8");
-  __shared__ unsigned long long smem[threads / 32 + 1];
-  const long long base = blockIdx.x * rank_chunk + static_cast<long long>(threadIdx.x) * rank_words_per_thread;
-  unsigned long long sum = 0;
-#pragma unroll
-  for (int j = 0; j < rank_words_per_thread; ++j) sum += base + j < words ? __popc(bits[base + j]) : 0u;
-  unsigned long long total;
-  const unsigned long long run = partial[blockIdx.x] + block_exclusive_sum(sum, smem, &total);
-  if (base < words) prefix8[base / rank_words_per_thread] = static_cast<unsigned>(run);
-}
-
-/// The rank pass's buffers for n records: the bit map (whole groups of 8 words, the padding
-/// zero: the rank lookup reads a group's 32 bytes at once), the per-block partials, the word prefixes.
+/// The rank pass's buffers for n records: the bit map, the per-block partials, the word prefixes.
 struct rank_buffers {
   long long words, blocks;
   cuda::temporary_buffer bits, partial, prefix;
   rank_buffers(const device_policy_base& p, long long n)
       : words((n + 31) / 32),
         blocks((words + rank_chunk - 1) / rank_chunk),
-        bits(p, static_cast<std::size_t>((words + 7) / 8 * 8) * sizeof(unsigned)),
+        bits(p, static_cast<std::size_t>(words) * sizeof(unsigned)),
         partial(p, static_cast<std::size_t>(blocks) * sizeof(unsigned long long)),
         prefix(p, static_cast<std::size_t>(words) * sizeof(unsigned long long)) {}
 };
 
 /// mark + partials + spine (status->total = the number of groups). clear_bits false: the bit map
-/// was cleared before the build, which marked some groups itself (the partitioned build); gated:
-/// no marks when the build stopped.
+/// was cleared before the build, which marked some groups itself; gated: no marks when the build
+/// stopped.
 template <class Table>
 void rank_count(const char* name, const device_policy_base& p, const Table& t, unsigned long long count,
                 rank_buffers& rb, build_status* status, bool clear_bits = true, bool gated = false) {
