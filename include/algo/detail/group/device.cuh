@@ -269,14 +269,23 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         cudaSharedmemCarveoutMaxShared),
                    name, "cudaFuncSetAttribute");
+      // (the L2 prefetch: a block asks for the records of the block launched a grid's worth after it)
+      const auto ahead_of = [&](auto kernel, std::size_t dyn_smem, long long records_a_block) -> long long {
+        if (!Tuning::l2_prefetch) return 0;
+        int per_sm = 0;
+        check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dyn_smem), name,
+                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        return static_cast<long long>(std::max(1, per_sm)) * dev.sm_count * records_a_block;
+      };
       sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
-          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
+          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr,
+          ahead_of(sk0, 0, scatter_tile), fw, fv);
       cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
         sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
             stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
-            ptiles.as<unsigned>(), bounds.as<unsigned>(), lw, lv);
+            ptiles.as<unsigned>(), bounds.as<unsigned>(), ahead_of(sk1, 0, scatter_tile), lw, lv);
         cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);
@@ -306,9 +315,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                  "cudaFuncSetAttribute");
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
-      agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
-                                                                         prefix.as<unsigned>(), unit_part.as<unsigned>(),
-                                                                         parts, out);
+      // (a chunk: n / parts records on average)
+      const long long agg_ahead = ahead_of(agg, smem, std::max<long long>(1, static_cast<long long>(n) / parts));
+      agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(
+          fw, fv, hash, bounds.as<unsigned>(), prefix.as<unsigned>(), unit_part.as<unsigned>(), parts,
+          static_cast<long long>(n), agg_ahead, out);
       cuda::check_launch(name, "aggregate_kernel");
       // the overflow table's groups appended to the list; the spans' groups counted; each group
       // written at its rank (no synchronization before: the host reads the count at the end)
