@@ -185,7 +185,7 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     timed("algo::cuda partitioned (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);
     });
-    timed("algo::cuda partitioned (forced), no L2 prefetch", [&](int) {
+    timed("algo::cuda partitioned, no L2 prefetch (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned_no_prefetch>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
