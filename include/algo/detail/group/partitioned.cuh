@@ -25,24 +25,24 @@
 //              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
 //              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
-//              partition of one chunk holds all of its keys there: each of its groups is appended
-//              to the group list in the region of its span (the place_span input positions its
-//              first index lies in; one atomicAdd on the span's count). The chunks of a larger
-//              partition (skewed keys: a hot key's partition) flush theirs into a global table
-//              (the overflow table), whose groups append_table_kernel then appends the same way
-//   count      span_scan_kernel (one block): the groups before each span; the number of groups
+//              partition of one chunk holds all of its keys there: each of its groups is stored
+//              at its first index f (group_entry: key bits and aggregate, one store) and bit f of
+//              the first-appearance map set. The chunks of a larger partition (skewed keys: a hot
+//              key's partition) flush theirs into a global table (the overflow table), whose
+//              groups append_table_kernel then stores the same way
+//   count      span_count_kernel: the groups of each span of 2048 input positions (the map's set
+//              bits); span_scan_kernel (one block): the groups before each span, and their number
 //              to the build's status, which the host reads once, after the last kernel
-//   place      place_kernel, a block a span: its groups' ranks from a bit map of the span's first
-//              appearances in shared memory, each group written at its rank (first-appearance
-//              order, as the one-table build); a block's writes fill one stretch of the outputs.
-//              The key is the list word's bits where key_equal is == on integers
-//              (bitwise_equal_v), else the input's key at the group's first index.
+//   place      place_kernel, a block a span: each group's rank from the span's bits (a prefix of
+//              its 64 words' counts in shared memory), the groups written at their ranks in
+//              first-appearance order (as the one-table build), a warp's at consecutive ranks.
+//              The key is the entry's bits where key_equal is == on integers (bitwise_equal_v),
+//              else the input's key at the group's first index.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "../cuda/hash/open_addressing.cuh"
 #include "../cuda/hash/probe.cuh"
@@ -175,45 +175,35 @@ inline constexpr int plan_threads = 1024;
 /// whether a partition spans several chunks (else the overflow table is neither cleared nor read); with two passes (bits > 8), the first pass's cursors bucket[a] =
 /// bounds[a << (bits - 8)] for its 256 digits (the top 8 bits) and tiles[a] = the second pass's
 /// tiles before bucket a (tiles[256] = all; a tile never straddles two buckets). The counts are
-/// read 8 a thread, 8192 consecutive ones a round (a thread's 128 strided ones, before: 136 us at
-/// 2^15 partitions on an H100, for 128 KB).
+/// read and the results written in stripes (block_scan_striped; a thread's 128 strided counts,
+/// before: 136 us at 2^15 partitions on an H100, for 128 KB).
 template <class = void>
 __global__ void __launch_bounds__(plan_threads)
     partition_plan_kernel(const unsigned* counts, int bits, unsigned* bounds, unsigned* cursor, unsigned* prefix,
                           unsigned* unit_part, unsigned* multi, unsigned* bucket, unsigned* tiles) {
-  constexpr int per = 8;
+  __shared__ unsigned long long stripe[plan_threads * 4];
   __shared__ unsigned long long smem[plan_threads / 32 + 1];
   const long long parts = 1ll << bits;
-  // records (< 2^32) and chunks (< 2^22) summed together in one 64-bit scan: records << 32 | chunks
-  unsigned long long before_round = 0;
-  int several = 0;  // a partition of this thread's spans several chunks
-  for (long long round = 0; round < parts; round += plan_threads * per) {
-    const long long j0 = round + static_cast<long long>(threadIdx.x) * per;
-    unsigned c[per];
-    unsigned long long sum = 0;
-#pragma unroll
-    for (int j = 0; j < per; ++j) {
-      c[j] = j0 + j < parts ? counts[j0 + j] : 0u;
-      sum += (static_cast<unsigned long long>(c[j]) << 32) | ((c[j] + aggregate_chunk - 1) / aggregate_chunk);
-      several |= c[j] > aggregate_chunk;
-    }
-    unsigned long long total;
-    unsigned long long at = before_round + block_exclusive_sum<plan_threads>(sum, smem, &total);
-#pragma unroll
-    for (int j = 0; j < per; ++j) {
-      const unsigned chunks = static_cast<unsigned>((c[j] + aggregate_chunk - 1) / aggregate_chunk);
-      if (j0 + j < parts) {
+  int several = 0;  // a partition this thread saw spans several chunks
+  const auto chunks_of = [](unsigned c) { return static_cast<unsigned>((c + aggregate_chunk - 1) / aggregate_chunk); };
+  // records (< 2^32) and chunks (< 2^22) summed in one 64-bit scan: records << 32 | chunks
+  const unsigned long long all = block_scan_striped<plan_threads>(
+      parts,
+      [&](long long j) {
+        const unsigned c = counts[j];
+        several |= c > aggregate_chunk;
+        return (static_cast<unsigned long long>(c) << 32) | chunks_of(c);
+      },
+      [&](long long j, unsigned long long at) {
         const unsigned rec = static_cast<unsigned>(at >> 32), cat = static_cast<unsigned>(at);
-        bounds[j0 + j] = rec;
-        cursor[j0 + j] = rec;
-        prefix[j0 + j] = cat;
-        for (unsigned k = 0; k < chunks; ++k) unit_part[cat + k] = static_cast<unsigned>(j0 + j);
-      }
-      at += (static_cast<unsigned long long>(c[j]) << 32) | chunks;
-    }
-    before_round += total;
-  }
-  const unsigned long long records = before_round >> 32, chunks = before_round & 0xffffffffull;
+        bounds[j] = rec;
+        cursor[j] = rec;
+        prefix[j] = cat;
+        const unsigned chunks = chunks_of(counts[j]);
+        for (unsigned k = 0; k < chunks; ++k) unit_part[cat + k] = static_cast<unsigned>(j);
+      },
+      stripe, smem);
+  const unsigned long long records = all >> 32, chunks = all & 0xffffffffull;
   several = __syncthreads_or(several);  // (also: bounds, written by this block, read below)
   if (threadIdx.x == 0) {
     bounds[parts] = static_cast<unsigned>(records);
@@ -230,31 +220,14 @@ __global__ void __launch_bounds__(plan_threads)
       const unsigned t = bounds[static_cast<long long>(threadIdx.x + 1) << low];
       ntiles = (t - s + scatter_tile - 1) / scatter_tile;
     }
-    unsigned long long all;
-    const unsigned long long before = block_exclusive_sum<plan_threads>(ntiles, smem, &all);
+    unsigned long long all_tiles;
+    const unsigned long long before = block_exclusive_sum<plan_threads>(ntiles, smem, &all_tiles);
     if (threadIdx.x < max_radix) {
       bucket[threadIdx.x] = s;
       tiles[threadIdx.x] = static_cast<unsigned>(before);
     }
-    if (threadIdx.x == 0) tiles[max_radix] = static_cast<unsigned>(all);
+    if (threadIdx.x == 0) tiles[max_radix] = static_cast<unsigned>(all_tiles);
   }
-}
-
-// ---- L2 prefetch -----------------------------------------------------------------------------------
-/// Asks the L2 for the lines of elements [from, from + count) of a (clipped to [0, n)), one
-/// 128-byte line a thread of the block, without waiting: the scatter passes and the aggregate
-/// run one tile a block, blocks in launch order over consecutive stretches of their input, so
-/// a block asks for the stretch the block launched `ahead` records later will read, which then
-/// finds it in the L2 (oa_tuning::l2_prefetch).
-template <class T>
-__device__ __forceinline__ void prefetch_l2(const T* a, long long from, long long count, long long n) {
-  if (from >= n || count <= 0) return;
-  if (from + count > n) count = n - from;
-  const std::uintptr_t lo = reinterpret_cast<std::uintptr_t>(a + from) & ~std::uintptr_t(127);
-  const std::uintptr_t hi = reinterpret_cast<std::uintptr_t>(a + from + count);
-  for (std::uintptr_t line = lo + static_cast<std::uintptr_t>(threadIdx.x) * 128; line < hi;
-       line += static_cast<std::uintptr_t>(blockDim.x) * 128)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
 }
 
 // ---- scatter ---------------------------------------------------------------------------------------
@@ -272,11 +245,6 @@ struct input_records {
     w = hc::key_bits(k);
     v = static_cast<Acc>(values[i]);
   }
-  /// (pointers only: other iterators are not asked for ahead)
-  __device__ void prefetch(long long from, long long count, long long n) const {
-    if constexpr (std::is_pointer<KeyIt>::value) prefetch_l2(keys, from, count, n);
-    if constexpr (std::is_pointer<ValIt>::value) prefetch_l2(values, from, count, n);
-  }
 };
 /// ... and of the passes after it (the previous pass's output: the word as it was written).
 template <class K, class Acc>
@@ -290,24 +258,21 @@ struct stored_records {
     v = values[i];
     k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
   }
-  __device__ void prefetch(long long from, long long count, long long n) const {
-    prefetch_l2(words, from, count, n);
-    prefetch_l2(values, from, count, n);
-  }
 };
 
 /// A scatter tile's shared memory: the warps' digit counts, the records staged in digit order.
-template <class Acc>
+template <class Acc, int Items = scatter_items>
 struct scatter_smem {
   unsigned warp_count[threads / 32][max_radix];
-  unsigned long long words[scatter_tile];
-  Acc values[scatter_tile];
-  unsigned char digit[scatter_tile];
+  unsigned long long words[threads * Items];
+  Acc values[threads * Items];
+  unsigned char digit[threads * Items];
   unsigned local[max_radix], base[max_radix];
   unsigned long long scan[threads / 32 + 1];
 };
 /// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks: the
-/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates).
+/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates
+/// at 8 records a thread).
 template <int Tuned>
 inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 
@@ -317,9 +282,9 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 /// reserved with one atomicAdd on cursors[d] (no order between tiles), the records are staged in
 /// shared memory in digit order (input order inside a digit) and each run written contiguously.
 /// s.warp_count must be zero (cleared before a barrier). d[] is overwritten.
-template <class Acc, class W, class WordOf>
-__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
-                                             const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
+template <int Items, class Acc, class W, class WordOf>
+__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, Items>& s, const W (&w_)[Items],
+                                             const Acc (&v_)[Items], unsigned (&d_)[Items], int radix,
                                              unsigned* cursors, int in_tile, WordOf word,
                                              unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
@@ -327,7 +292,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
   const unsigned below = (1u << lane) - 1u;
   // ranks inside the warp's digit runs; d_[j] becomes digit | rank << 8 (one register an item)
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {
+  for (int j = 0; j < Items; ++j) {
     const unsigned d = d_[j];
     const unsigned peers = __match_any_sync(0xffffffffu, d);
     unsigned c = 0;
@@ -361,7 +326,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
 
   // staged in digit order, then each digit's run written contiguously
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {
+  for (int j = 0; j < Items; ++j) {
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
       const unsigned at = s.local[d] + s.warp_count[warp][d] + (d_[j] >> 8);
@@ -385,12 +350,15 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
 /// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
 /// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
 /// else the tiles cover the input and digit d goes to cursors[d].
-template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+template <class K, class Acc, bool Segmented, int MinBlocks, int Items, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
-                   const unsigned* bounds, long long ahead, unsigned long long* words_out, Acc* values_out) {
+                   const unsigned* bounds, unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
-  __shared__ scatter_smem<Acc> s;
+  extern __shared__ __align__(16) unsigned char scatter_dyn_smem[];  // (a scatter_smem<Acc, Items>)
+  scatter_smem<Acc, Items>& s = *reinterpret_cast<scatter_smem<Acc, Items>*>(scatter_dyn_smem);
+  constexpr long long tile = threads * Items;
+  static_assert(!Segmented || Items == scatter_items, "the plan counts the second pass's tiles of scatter_tile");
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
   long long base, end;
@@ -406,26 +374,25 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     }
     const unsigned s0 = bounds[static_cast<long long>(lo) << pass.bits];
     const unsigned e0 = bounds[static_cast<long long>(lo + 1) << pass.bits];
-    base = s0 + static_cast<long long>(t - tiles[lo]) * scatter_tile;
-    end = base + scatter_tile < static_cast<long long>(e0) ? base + scatter_tile : static_cast<long long>(e0);
+    base = s0 + static_cast<long long>(t - tiles[lo]) * tile;
+    end = base + tile < static_cast<long long>(e0) ? base + tile : static_cast<long long>(e0);
     cbase = static_cast<unsigned>(lo) << pass.bits;
   } else {
-    base = static_cast<long long>(blockIdx.x) * scatter_tile;
-    end = base + scatter_tile < n ? base + scatter_tile : n;
+    base = static_cast<long long>(blockIdx.x) * tile;
+    end = base + tile < n ? base + tile : n;
   }
   for (int d = threadIdx.x; d < radix; d += threads)
 #pragma unroll
     for (int w = 0; w < warps; ++w) s.warp_count[w][d] = 0u;
   __syncthreads();
 
-  if (ahead) src.prefetch(base + ahead, scatter_tile, n);  // (the tiles are nearly contiguous)
   using W = typename Src::word_type;
-  W w_[scatter_items];
-  Acc v_[scatter_items];
-  unsigned d_[scatter_items];
-  const long long first = base + warp * (32 * scatter_items) + lane;
+  W w_[Items];
+  Acc v_[Items];
+  unsigned d_[Items];
+  const long long first = base + warp * (32 * Items) + lane;
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) {  // every load in flight before the first rank
+  for (int j = 0; j < Items; ++j) {  // every load in flight before the first rank
     const long long i = first + j * 32;
     d_[j] = ~0u;
     if (i < end) {
@@ -444,109 +411,92 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 }
 
 // ---- groups by where they first appear ------------------------------------------------------------
-/// The input positions are cut into spans of place_span (2048); a group whose first index lies in
-/// span s is appended to span s's region of the group list, which starts at s * place_span (a
-/// span holds at most one first appearance a position, so the regions of an n-entry list never
-/// overlap).
-inline constexpr int place_span_bits = 11;
-inline constexpr long long place_span = 1ll << place_span_bits;
-
-/// The group list: words (first index << 32 | key bits) and aggregates, span s's groups at
-/// [s * place_span, s * place_span + count[s]).
+/// A group, stored at its first index f: its key's bits and aggregate (one store), with bit f of
+/// the first-appearance map set (an atomicOr whose answer nobody waits for).
 template <class Acc>
-struct span_list {
-  unsigned long long* words;
-  Acc* values;
-  unsigned* count;  // groups a span (cleared before the aggregate)
-  __device__ __forceinline__ void append(unsigned long long word, const Acc& v) const {
-    const unsigned long long s = word >> (32 + place_span_bits);
-    const unsigned long long at = (s << place_span_bits) + atomicAdd(count + s, 1u);
-    words[at] = word;
-    values[at] = v;
+struct alignas(sizeof(Acc) >= 8 ? 16 : 8) group_entry {
+  std::uint32_t key;
+  Acc value;
+};
+template <class Acc>
+struct group_sink {
+  group_entry<Acc>* entries;  // n entries, valid where the bit is set
+  unsigned* bits;             // n bits, cleared before the aggregate
+  __device__ __forceinline__ void put(unsigned long long f, std::uint32_t key, const Acc& v) const {
+    entries[f] = group_entry<Acc>{key, v};
+    atomicOr(bits + (f >> 5), 1u << (f & 31));
   }
 };
 
-/// One block of plan_threads: base[s] = the groups in spans before s (their exclusive sum, read 4
-/// consecutive counts a thread), status->total = all groups.
+/// The input positions in spans of place_span (2048): place_kernel takes a span a block.
+inline constexpr int place_span_bits = 11;
+inline constexpr long long place_span = 1ll << place_span_bits;
+inline constexpr int span_words = static_cast<int>(place_span / 32);
+
+/// count[s] = the groups whose first index lies in span s (the set bits of its 64 words; a warp a span).
+template <class = void>
+__global__ void __launch_bounds__(threads)
+    span_count_kernel(const unsigned* bits, long long words, long long spans, unsigned* count) {
+  static_assert(span_words == 64, "two words a lane");
+  const long long s = blockIdx.x * static_cast<long long>(threads / 32) + (threadIdx.x >> 5);
+  if (s >= spans) return;
+  const long long w = s * span_words + (threadIdx.x & 31);
+  unsigned c = (w < words ? __popc(bits[w]) : 0) + (w + 32 < words ? __popc(bits[w + 32]) : 0);
+  c = __reduce_add_sync(0xffffffffu, c);
+  if ((threadIdx.x & 31) == 0) count[s] = c;
+}
+
+/// One block of plan_threads: base[s] = the groups in the spans before s, status->total = all
+/// groups.
 template <class = void>
 __global__ void __launch_bounds__(plan_threads)
     span_scan_kernel(const unsigned* count, long long spans, unsigned* base, build_status* status) {
-  constexpr int per = 4;
+  __shared__ unsigned long long stripe[plan_threads * 4];
   __shared__ unsigned long long smem[plan_threads / 32 + 1];
-  unsigned long long carry = 0;
-  for (long long round = 0; round < spans; round += plan_threads * per) {
-    const long long j0 = round + static_cast<long long>(threadIdx.x) * per;
-    unsigned c[per];
-    unsigned long long sum = 0;
-#pragma unroll
-    for (int j = 0; j < per; ++j) {
-      c[j] = j0 + j < spans ? count[j0 + j] : 0u;
-      sum += c[j];
-    }
-    unsigned long long total;
-    unsigned long long at = carry + block_exclusive_sum<plan_threads>(sum, smem, &total);
-#pragma unroll
-    for (int j = 0; j < per; ++j) {
-      if (j0 + j < spans) base[j0 + j] = static_cast<unsigned>(at);
-      at += c[j];
-    }
-    carry += total;
-  }
-  if (threadIdx.x == 0) status->total = carry;
+  const unsigned long long all = block_scan_striped<plan_threads>(
+      spans, [&](long long i) { return static_cast<unsigned long long>(count[i]); },
+      [&](long long i, unsigned long long at) { base[i] = static_cast<unsigned>(at); }, stripe, smem);
+  if (threadIdx.x == 0) status->total = all;
 }
 
-/// A block a span: the span's groups written at their ranks (first-appearance order). The rank of
-/// a group = base[s] + the span's first appearances before its first index, counted in a bit map
-/// of the span's place_span positions in shared memory (one bit a group, set from the words, then
-/// a prefix of the words' counts). The groups are staged in shared memory at their ranks and the
-/// stretch [base[s], base[s] + count[s]) of the outputs written in order (one at a time, at their
-/// ranks, the stores were 4-byte L2 requests: 0.54 ms for 2^24 groups on an H100). Bitwise
-/// (key_equal is ==, on integers): the key is the word's bits; else the input's key at the first
-/// index (keys equal under key_equal may differ in their bits: the output is the first
-/// appearance's). Nothing when the aggregate stopped (the overflow table overflowed: the call
-/// builds one table instead).
+/// A block a span: its groups written at their ranks (first-appearance order). The rank of the
+/// group at position f = base[s] + the set bits before f in the span's 64 words (their counts'
+/// prefix in shared memory); a warp's 32 consecutive positions put its groups at consecutive
+/// ranks, so the writes are coalesced. Bitwise (key_equal is ==, on integers): the key is the
+/// entry's bits; else the input's key at f (keys equal under key_equal may differ in their bits:
+/// the output is the first appearance's). Nothing when the aggregate stopped (the overflow table
+/// overflowed: the call builds one table instead).
 template <bool Bitwise, class K, class Acc, class KeyIt, class KeyOut, class ValOut>
 __global__ void __launch_bounds__(threads)
-    place_kernel(const unsigned long long* words, const Acc* values, const unsigned* count, const unsigned* base,
+    place_kernel(const group_entry<Acc>* entries, const unsigned* bits, long long words, const unsigned* base,
                  const build_status* status, KeyIt keys, KeyOut keys_out, ValOut values_out) {
-  constexpr int span_words = static_cast<int>(place_span / 32);
-  static_assert(span_words <= threads, "a thread a bit word");
-  __shared__ unsigned bits[span_words];
+  static_assert(span_words <= threads && place_span % threads == 0, "a thread a bit word; whole rounds");
+  __shared__ unsigned span_bits[span_words];
   __shared__ unsigned before[span_words];
   __shared__ unsigned long long smem[threads / 32 + 1];
-  __shared__ std::uint32_t staged_keys[place_span];  // (the keys' bits)
-  __shared__ Acc staged_values[place_span];
   if (build_stopped(status)) return;
   const unsigned long long s = blockIdx.x;
-  const unsigned c = count[s];
-  if (c == 0u) return;
-  const unsigned long long first = s << place_span_bits;
-  if (threadIdx.x < span_words) bits[threadIdx.x] = 0u;
-  __syncthreads();
-  for (unsigned i = threadIdx.x; i < c; i += threads) {
-    const unsigned f = static_cast<unsigned>(words[first + i] >> 32) & static_cast<unsigned>(place_span - 1);
-    atomicOr(&bits[f >> 5], 1u << (f & 31));
-  }
-  __syncthreads();
+  const long long w0 = static_cast<long long>(s) * span_words;
+  unsigned x = 0;
+  if (threadIdx.x < span_words && w0 + threadIdx.x < words) x = bits[w0 + threadIdx.x];
+  if (threadIdx.x < span_words) span_bits[threadIdx.x] = x;
   unsigned long long all;
-  const unsigned long long ex =
-      block_exclusive_sum(threadIdx.x < span_words ? static_cast<unsigned long long>(__popc(bits[threadIdx.x])) : 0ull,
-                          smem, &all);
+  const unsigned long long ex = block_exclusive_sum(static_cast<unsigned long long>(__popc(x)), smem, &all);
   if (threadIdx.x < span_words) before[threadIdx.x] = static_cast<unsigned>(ex);
   __syncthreads();
-  for (unsigned i = threadIdx.x; i < c; i += threads) {
-    const unsigned long long w = words[first + i];
-    const unsigned f = static_cast<unsigned>(w >> 32) & static_cast<unsigned>(place_span - 1);
-    const unsigned r = before[f >> 5] + __popc(bits[f >> 5] & ((1u << (f & 31)) - 1u));
-    if constexpr (Bitwise) staged_keys[r] = static_cast<std::uint32_t>(w);
-    else staged_keys[r] = hc::key_bits(static_cast<K>(keys[w >> 32]));
-    staged_values[r] = values[first + i];
-  }
-  __syncthreads();
-  const unsigned long long b = base[s];
-  for (unsigned i = threadIdx.x; i < c; i += threads) {
-    keys_out[b + i] = hc::key_from_bits<K>(staged_keys[i]);
-    values_out[b + i] = staged_values[i];
+  if (all == 0) return;
+  const unsigned long long first = s << place_span_bits, b = base[s];
+#pragma unroll 2
+  for (int k = 0; k < static_cast<int>(place_span / threads); ++k) {
+    const unsigned pos = static_cast<unsigned>(k * threads) + threadIdx.x;
+    const unsigned w = span_bits[pos >> 5];
+    if ((w >> (pos & 31)) & 1u) {
+      const group_entry<Acc> e = entries[first + pos];
+      const unsigned long long r = b + before[pos >> 5] + __popc(w & ((1u << (pos & 31)) - 1u));
+      if constexpr (Bitwise) keys_out[r] = hc::key_from_bits<K>(e.key);
+      else keys_out[r] = static_cast<K>(keys[first + pos]);
+      values_out[r] = e.value;
+    }
   }
 }
 
@@ -569,27 +519,27 @@ __global__ void __launch_bounds__(threads)
     hc::clear_slot<Table>(t.slots[i]);
 }
 
-/// The overflow table's groups appended to the group list, each to its span's region.
+/// The overflow table's groups stored at their first indices.
 template <class Table, class Acc>
 __global__ void __launch_bounds__(threads)
-    append_table_kernel(Table t, unsigned long long capacity, span_list<Acc> list, const unsigned* multi) {
+    append_table_kernel(Table t, unsigned long long capacity, group_sink<Acc> sink, const unsigned* multi) {
   if (no_overflow(multi)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)
-    if (t.occupied(i)) list.append((t.first_index(i) << 32) | hc::key_bits(t.key(i)), t.value(i));
+    if (t.occupied(i)) sink.put(t.first_index(i), hc::key_bits(t.key(i)), t.value(i));
 }
 /// An insert into the overflow table gives up after this many probes (the call then builds one
 /// table instead, as an overflow past the load limit does).
 inline constexpr unsigned long long max_probes_overflow = 256;
 
 // ---- aggregate -------------------------------------------------------------------------------------
-/// Where the aggregate pass's groups go: the list (partitions of one chunk) and its count, and
-/// the overflow table (the chunks of larger partitions), whose claims go to status->claimed and
+/// Where the aggregate pass's groups go: the entries at their first indices (partitions of one
+/// chunk), and the overflow table (the chunks of larger partitions), whose claims go to status->claimed and
 /// stop the call past `limit` (the driver then builds one table, as before).
 template <class Table, class Acc>
 struct aggregate_out {
-  span_list<Acc> list;
+  group_sink<Acc> sink;
   Table overflow;
   build_status* status;
   unsigned long long limit;
@@ -609,8 +559,8 @@ inline constexpr int aggregate_min_blocks = aggregate_smem<Front>() <= 48 * 1024
 template <class Front, class Table, class Acc, class Hash>
 __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
-                     const unsigned* prefix, const unsigned* unit_part, long long parts, long long n,
-                     long long ahead, aggregate_out<Table, Acc> out) {
+                     const unsigned* prefix, const unsigned* unit_part, long long parts,
+                     aggregate_out<Table, Acc> out) {
   using K = typename Table::key_type;
   using S = typename Front::storage;
   extern __shared__ unsigned long long agg_smem[];
@@ -639,10 +589,6 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
       v_[j] = values[i];
     }
   }
-  if (ahead) {  // (after this block's own loads)
-    prefetch_l2(words, b + ahead, e - b, n);
-    prefetch_l2(values, b + ahead, e - b, n);
-  }
   for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
   __syncthreads();
 #pragma unroll
@@ -669,10 +615,10 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   }
   __syncthreads();
   if (whole) {
-    // every key of the partition is here: each group appended to its span's region of the list.
-    // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
-    // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
-    // apart: one bank).
+    // every key of the partition is here: each group stored at its first index. Warp w takes
+    // slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory reads free
+    // of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes apart: one
+    // bank).
     constexpr int warps = threads / 32;
     constexpr int iters = aggregate_slots / threads;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -680,7 +626,10 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
 #pragma unroll 4
     for (int j = 0; j < iters; ++j) {
       const unsigned long long slot = first_slot + 32 * j;
-      if (front.occupied(slot)) out.list.append(front.words[slot], front.value(slot));
+      if (front.occupied(slot)) {
+        const unsigned long long w = front.words[slot];
+        out.sink.put(w >> 32, static_cast<std::uint32_t>(w), front.value(slot));
+      }
     }
   } else {
     // one chunk of a larger partition: its partial groups into the overflow table
@@ -703,15 +652,5 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     }
   }
 }
-
-/// The group list as emit_kernel reads a table: every entry a group.
-template <class Acc>
-struct group_list {
-  const unsigned long long* words;
-  const Acc* values;
-  __device__ bool occupied(unsigned long long) const { return true; }
-  __device__ unsigned long long first_index(unsigned long long i) const { return words[i] >> 32; }
-  __device__ Acc value(unsigned long long i) const { return values[i]; }
-};
 
 }  // namespace algo::detail::group
