@@ -12,8 +12,7 @@
 //                               seen once, the partitioned build (issue 27 item 5: radix-style
 //                               scatter passes by hash bits, each partition aggregated in shared memory)
 //   one table (no switch)       the default forced to one table (the build before item 5)
-//   partitioned (forced)        the default forced to the partitioned build (and the same with
-//                               16 records a thread in the first scatter pass)
+//   partitioned (forced)        the default forced to the partitioned build
 //   algo::cuda deterministic    exact float sums (i64: the same table as the default)
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
@@ -80,14 +79,9 @@ struct partitions32_on_growth : algo::detail::group::oa_tuning {
 struct one_table : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_one;
 };
-/// ... and always the partitioned build (detail/group/partitioned.cuh) ...
+/// ... and always the partitioned build (detail/group/partitioned.cuh).
 struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
-};
-/// ... with 16 records a thread in its first scatter pass (3 blocks an SM).
-struct partitioned_first16 : partitioned {
-  static constexpr int scatter_items_first = 16;
-  static constexpr int scatter_blocks_first = 3;
 };
 
 template <class Tuning, class V>
@@ -185,9 +179,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
-    timed("algo::cuda partitioned, 16 a thread in pass 1 (forced)", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::partitioned_first16>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

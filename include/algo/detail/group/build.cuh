@@ -74,10 +74,6 @@ struct oa_tuning {
   /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
-  /// The first scatter pass's records a thread (its tile: 256 x that), and its blocks a
-  /// multiprocessor (the second pass: 8 records a thread, scatter_blocks).
-  static constexpr int scatter_items_first = 8;
-  static constexpr int scatter_blocks_first = 4;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power

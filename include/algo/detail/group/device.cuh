@@ -19,9 +19,9 @@
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
-//            an overflow table, stored after), each group stored at its first index with a bit
-//            set in the first-appearance map, then a block a span of 2048 input positions writes
-//            its groups at their ranks (the span's bits counted in shared memory).
+//            an overflow table, appended to the list after; each group in the list's region for
+//            the 4096 input positions its first index lies in), then a block a region writes its
+//            groups at their ranks (a bit map of the region's first appearances in shared memory).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
 //            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
@@ -221,14 +221,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::temporary_buffer counts(p, static_cast<std::size_t>(parts) * sizeof(unsigned));
       cuda::temporary_buffer cursor(p, static_cast<std::size_t>(std::max<long long>(parts, max_radix)) * sizeof(unsigned));
       cuda::temporary_buffer bucket(p, (max_radix + 1) * sizeof(unsigned)), ptiles(p, (max_radix + 1) * sizeof(unsigned));
-      // two record buffers (words, then values; the scatter passes go from one to the other), each
-      // also big enough for the aggregate's group entries, which go to whichever is free then
-      const std::size_t rec_bytes = std::max(sizeof(unsigned long long) + sizeof(Acc), sizeof(group_entry<Acc>));
-      cuda::temporary_buffer rec_a(p, un * rec_bytes), rec_b(p, un * rec_bytes);
-      const auto words_of = [&](cuda::temporary_buffer& b) { return b.as<unsigned long long>(); };
-      const auto values_of = [&](cuda::temporary_buffer& b) {
-        return reinterpret_cast<Acc*>(static_cast<char*>(b.get()) + un * sizeof(unsigned long long));
-      };
+      cuda::temporary_buffer words_a(p, un * sizeof(unsigned long long)), values_a(p, un * sizeof(Acc));
+      cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
       cuda::temporary_buffer bounds(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
       cuda::temporary_buffer prefix(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
       // (the aggregate pass's chunks: a partition of c records takes ceil(c / aggregate_chunk))
@@ -261,43 +255,31 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                                                             bucket.as<unsigned>(), ptiles.as<unsigned>());
       cuda::check_launch(name, "partition_plan_kernel");
       // scatter
-      unsigned long long* fw = words_of(rec_a);
-      Acc* fv = values_of(rec_a);
-      unsigned long long* lw = words_of(rec_b);
-      Acc* lv = values_of(rec_b);
-      cuda::temporary_buffer* free_rec = &rec_b;  // (the buffer the aggregate does not read)
+      unsigned long long* fw = words_a.as<unsigned long long>();
+      Acc* fv = values_a.as<Acc>();
+      unsigned long long* lw = words_b.as<unsigned long long>();
+      Acc* lv = values_b.as<Acc>();
       // (the largest shared-memory carveout: 4 blocks of ~36-44 KB an SM)
       constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
-      constexpr int items0 = Tuning::scatter_items_first;
-      const auto sk0 = scatter_kernel<K, Acc, false, scatter_min_blocks<Tuning::scatter_blocks_first>, items0,
-                                      input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
-      const auto sk1 = scatter_kernel<K, Acc, true, smb, scatter_items, stored_records<K, Acc>, Hash>;
-      constexpr int smem0 = static_cast<int>(sizeof(scatter_smem<Acc, items0>));
-      constexpr int smem1 = static_cast<int>(sizeof(scatter_smem<Acc, scatter_items>));
+      const auto sk0 = scatter_kernel<K, Acc, false, smb, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
+      const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
       check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
-      check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributeMaxDynamicSharedMemorySize, smem0), name,
-                 "cudaFuncSetAttribute");
-      if (passes == 2) {
+      if (passes == 2)
         check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         cudaSharedmemCarveoutMaxShared),
                    name, "cudaFuncSetAttribute");
-        check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributeMaxDynamicSharedMemorySize, smem1), name,
-                   "cudaFuncSetAttribute");
-      }
-      sk0<<<static_cast<unsigned>((static_cast<long long>(n) + threads * items0 - 1) / (threads * items0)), threads,
-            smem0, p.stream>>>(
+      sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
           passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
       cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
-        sk1<<<static_cast<unsigned>(stiles + max_radix), threads, smem1, p.stream>>>(
+        sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
             stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
             ptiles.as<unsigned>(), bounds.as<unsigned>(), lw, lv);
         cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);
-        free_rec = &rec_a;
       }
       // aggregate (the overflow table: the keys of partitions of several chunks)
       const unsigned long long cap_o = hc::pow2_ceil(static_cast<unsigned long long>(
@@ -310,10 +292,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::check_launch(name, "clear_overflow_kernel");
       clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
       cuda::check_launch(name, "clear_status_kernel");
-      // the groups stored at their first indices, the first appearances marked
-      check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
-      const group_sink<Acc> sink{free_rec->as<group_entry<Acc>>(), rb.bits.as<unsigned>()};
-      const aggregate_out<Table, Acc> out{sink, overflow, status,
+      // the groups by where they first appear (spans of place_span input positions)
+      const long long spans = (static_cast<long long>(n) + place_span - 1) >> place_span_bits;
+      cuda::temporary_buffer span_count(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
+      cuda::temporary_buffer span_base(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
+      check_cuda(cudaMemsetAsync(span_count.get(), 0, span_count.size(), p.stream), name, "cudaMemsetAsync");
+      const span_list<Acc> list{lw, lv, span_count.as<unsigned>()};
+      const aggregate_out<Table, Acc> out{list, overflow, status,
                                           static_cast<unsigned long long>(static_cast<double>(cap_o) * limit_load)};
       const auto agg = aggregate_kernel<Front, Table, Acc, Hash>;
       constexpr std::size_t smem = aggregate_smem<Front>();
@@ -325,24 +310,16 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                                                                          prefix.as<unsigned>(), unit_part.as<unsigned>(),
                                                                          parts, out);
       cuda::check_launch(name, "aggregate_kernel");
-      // the overflow table's groups stored too; the groups counted a span of input positions at a
-      // time; each group written at its rank (no synchronization before: the host reads the count
-      // at the end)
-      append_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o, sink,
+      // the overflow table's groups appended to the list; the spans' groups counted; each group
+      // written at its rank (no synchronization before: the host reads the count at the end)
+      append_table_kernel<<<grid_for(static_cast<long long>(cap_o)), threads, 0, p.stream>>>(overflow, cap_o, list,
                                                                                             multi.as<unsigned>());
       cuda::check_launch(name, "append_table_kernel");
-      const long long spans = (static_cast<long long>(n) + place_span - 1) >> place_span_bits;
-      cuda::temporary_buffer span_count(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
-      cuda::temporary_buffer span_base(p, static_cast<std::size_t>(spans) * sizeof(unsigned));
-      span_count_kernel<><<<static_cast<unsigned>((spans + threads / 32 - 1) / (threads / 32)), threads, 0, p.stream>>>(
-          rb.bits.as<unsigned>(), rb.words, spans, span_count.as<unsigned>());
-      cuda::check_launch(name, "span_count_kernel");
       span_scan_kernel<><<<1, plan_threads, 0, p.stream>>>(span_count.as<unsigned>(), spans, span_base.as<unsigned>(),
                                                             status);
       cuda::check_launch(name, "span_scan_kernel");
       place_kernel<bitwise_equal_v<Eq, K>, K, Acc><<<static_cast<unsigned>(spans), threads, 0, p.stream>>>(
-          free_rec->as<group_entry<Acc>>(), rb.bits.as<unsigned>(), rb.words, span_base.as<unsigned>(), status, keys,
-          ko, vo);
+          lw, lv, span_count.as<unsigned>(), span_base.as<unsigned>(), status, keys, ko, vo);
       cuda::check_launch(name, "place_kernel");
       const build_status st = cuda::copy_to_host(name, status, p.stream);
       if (st.abort) return -1;

@@ -25,19 +25,18 @@
 //              | key bits, the slot word of the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
 //              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
-//              partition of one chunk holds all of its keys there: each of its groups is stored
-//              at its first index f (group_entry: key bits and aggregate, one store) and bit f of
-//              the first-appearance map set. The chunks of a larger partition (skewed keys: a hot
-//              key's partition) flush theirs into a global table (the overflow table), whose
-//              groups append_table_kernel then stores the same way
-//   count      span_count_kernel: the groups of each span of 2048 input positions (the map's set
-//              bits); span_scan_kernel (one block): the groups before each span, and their number
+//              partition of one chunk holds all of its keys there: each of its groups is appended
+//              to the group list in the region of its span (the place_span input positions its
+//              first index lies in; one atomicAdd on the span's count). The chunks of a larger
+//              partition (skewed keys: a hot key's partition) flush theirs into a global table
+//              (the overflow table), whose groups append_table_kernel then appends the same way
+//   count      span_scan_kernel (one block): the groups before each span; the number of groups
 //              to the build's status, which the host reads once, after the last kernel
-//   place      place_kernel, a block a span: each group's rank from the span's bits (a prefix of
-//              its 64 words' counts in shared memory), the groups written at their ranks in
-//              first-appearance order (as the one-table build), a warp's at consecutive ranks.
-//              The key is the entry's bits where key_equal is == on integers (bitwise_equal_v),
-//              else the input's key at the group's first index.
+//   place      place_kernel, a block a span: its groups' ranks from a bit map of the span's first
+//              appearances in shared memory, each group written at its rank (first-appearance
+//              order, as the one-table build); a block's writes fill one stretch of the outputs.
+//              The key is the list word's bits where key_equal is == on integers
+//              (bitwise_equal_v), else the input's key at the group's first index.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -261,18 +260,17 @@ struct stored_records {
 };
 
 /// A scatter tile's shared memory: the warps' digit counts, the records staged in digit order.
-template <class Acc, int Items = scatter_items>
+template <class Acc>
 struct scatter_smem {
   unsigned warp_count[threads / 32][max_radix];
-  unsigned long long words[threads * Items];
-  Acc values[threads * Items];
-  unsigned char digit[threads * Items];
+  unsigned long long words[scatter_tile];
+  Acc values[scatter_tile];
+  unsigned char digit[scatter_tile];
   unsigned local[max_radix], base[max_radix];
   unsigned long long scan[threads / 32 + 1];
 };
 /// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks: the
-/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates
-/// at 8 records a thread).
+/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates).
 template <int Tuned>
 inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 
@@ -282,9 +280,9 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 /// reserved with one atomicAdd on cursors[d] (no order between tiles), the records are staged in
 /// shared memory in digit order (input order inside a digit) and each run written contiguously.
 /// s.warp_count must be zero (cleared before a barrier). d[] is overwritten.
-template <int Items, class Acc, class W, class WordOf>
-__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, Items>& s, const W (&w_)[Items],
-                                             const Acc (&v_)[Items], unsigned (&d_)[Items], int radix,
+template <class Acc, class W, class WordOf>
+__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
+                                             const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
                                              unsigned* cursors, int in_tile, WordOf word,
                                              unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
@@ -292,7 +290,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, Items>& s, co
   const unsigned below = (1u << lane) - 1u;
   // ranks inside the warp's digit runs; d_[j] becomes digit | rank << 8 (one register an item)
 #pragma unroll
-  for (int j = 0; j < Items; ++j) {
+  for (int j = 0; j < scatter_items; ++j) {
     const unsigned d = d_[j];
     const unsigned peers = __match_any_sync(0xffffffffu, d);
     unsigned c = 0;
@@ -326,7 +324,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, Items>& s, co
 
   // staged in digit order, then each digit's run written contiguously
 #pragma unroll
-  for (int j = 0; j < Items; ++j) {
+  for (int j = 0; j < scatter_items; ++j) {
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
       const unsigned at = s.local[d] + s.warp_count[warp][d] + (d_[j] >> 8);
@@ -350,15 +348,12 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, Items>& s, co
 /// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
 /// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
 /// else the tiles cover the input and digit d goes to cursors[d].
-template <class K, class Acc, bool Segmented, int MinBlocks, int Items, class Src, class Hash>
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
                    const unsigned* bounds, unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
-  extern __shared__ __align__(16) unsigned char scatter_dyn_smem[];  // (a scatter_smem<Acc, Items>)
-  scatter_smem<Acc, Items>& s = *reinterpret_cast<scatter_smem<Acc, Items>*>(scatter_dyn_smem);
-  constexpr long long tile = threads * Items;
-  static_assert(!Segmented || Items == scatter_items, "the plan counts the second pass's tiles of scatter_tile");
+  __shared__ scatter_smem<Acc> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
   long long base, end;
@@ -374,12 +369,12 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     }
     const unsigned s0 = bounds[static_cast<long long>(lo) << pass.bits];
     const unsigned e0 = bounds[static_cast<long long>(lo + 1) << pass.bits];
-    base = s0 + static_cast<long long>(t - tiles[lo]) * tile;
-    end = base + tile < static_cast<long long>(e0) ? base + tile : static_cast<long long>(e0);
+    base = s0 + static_cast<long long>(t - tiles[lo]) * scatter_tile;
+    end = base + scatter_tile < static_cast<long long>(e0) ? base + scatter_tile : static_cast<long long>(e0);
     cbase = static_cast<unsigned>(lo) << pass.bits;
   } else {
-    base = static_cast<long long>(blockIdx.x) * tile;
-    end = base + tile < n ? base + tile : n;
+    base = static_cast<long long>(blockIdx.x) * scatter_tile;
+    end = base + scatter_tile < n ? base + scatter_tile : n;
   }
   for (int d = threadIdx.x; d < radix; d += threads)
 #pragma unroll
@@ -387,12 +382,12 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   __syncthreads();
 
   using W = typename Src::word_type;
-  W w_[Items];
-  Acc v_[Items];
-  unsigned d_[Items];
-  const long long first = base + warp * (32 * Items) + lane;
+  W w_[scatter_items];
+  Acc v_[scatter_items];
+  unsigned d_[scatter_items];
+  const long long first = base + warp * (32 * scatter_items) + lane;
 #pragma unroll
-  for (int j = 0; j < Items; ++j) {  // every load in flight before the first rank
+  for (int j = 0; j < scatter_items; ++j) {  // every load in flight before the first rank
     const long long i = first + j * 32;
     d_[j] = ~0u;
     if (i < end) {
@@ -411,43 +406,35 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 }
 
 // ---- groups by where they first appear ------------------------------------------------------------
-/// A group, stored at its first index f: its key's bits and aggregate (one store), with bit f of
-/// the first-appearance map set (an atomicOr whose answer nobody waits for).
-template <class Acc>
-struct alignas(sizeof(Acc) >= 8 ? 16 : 8) group_entry {
-  std::uint32_t key;
-  Acc value;
-};
-template <class Acc>
-struct group_sink {
-  group_entry<Acc>* entries;  // n entries, valid where the bit is set
-  unsigned* bits;             // n bits, cleared before the aggregate
-  __device__ __forceinline__ void put(unsigned long long f, std::uint32_t key, const Acc& v) const {
-    entries[f] = group_entry<Acc>{key, v};
-    atomicOr(bits + (f >> 5), 1u << (f & 31));
-  }
-};
-
-/// The input positions in spans of place_span (2048): place_kernel takes a span a block.
+/// The input positions are cut into spans of place_span (2048); a group whose first index lies in
+/// span s is appended to span s's region of the group list, which starts at s * place_span (a
+/// span holds at most one first appearance a position, so the regions of an n-entry list never
+/// overlap).
 inline constexpr int place_span_bits = 11;
 inline constexpr long long place_span = 1ll << place_span_bits;
-inline constexpr int span_words = static_cast<int>(place_span / 32);
 
-/// count[s] = the groups whose first index lies in span s (the set bits of its 64 words; a warp a span).
-template <class = void>
-__global__ void __launch_bounds__(threads)
-    span_count_kernel(const unsigned* bits, long long words, long long spans, unsigned* count) {
-  static_assert(span_words == 64, "two words a lane");
-  const long long s = blockIdx.x * static_cast<long long>(threads / 32) + (threadIdx.x >> 5);
-  if (s >= spans) return;
-  const long long w = s * span_words + (threadIdx.x & 31);
-  unsigned c = (w < words ? __popc(bits[w]) : 0) + (w + 32 < words ? __popc(bits[w + 32]) : 0);
-  c = __reduce_add_sync(0xffffffffu, c);
-  if ((threadIdx.x & 31) == 0) count[s] = c;
-}
+/// The group list: words (first index << 32 | key bits) and aggregates, span s's groups at
+/// [s * place_span, s * place_span + count[s]).
+template <class Acc>
+struct span_list {
+  unsigned long long* words;
+  Acc* values;
+  unsigned* count;  // groups a span (cleared before the aggregate)
+  /// A place in its span's region for the group of `word` (its offset there) ...
+  __device__ __forceinline__ unsigned reserve(unsigned long long word) const {
+    return atomicAdd(count + (word >> (32 + place_span_bits)), 1u);
+  }
+  /// ... and the group stored there.
+  __device__ __forceinline__ void store(unsigned long long word, unsigned offset, const Acc& v) const {
+    const unsigned long long at = ((word >> (32 + place_span_bits)) << place_span_bits) + offset;
+    words[at] = word;
+    values[at] = v;
+  }
+  __device__ __forceinline__ void append(unsigned long long word, const Acc& v) const { store(word, reserve(word), v); }
+};
 
-/// One block of plan_threads: base[s] = the groups in the spans before s, status->total = all
-/// groups.
+/// One block of plan_threads: base[s] = the groups in the spans before s (block_scan_striped),
+/// status->total = all groups.
 template <class = void>
 __global__ void __launch_bounds__(plan_threads)
     span_scan_kernel(const unsigned* count, long long spans, unsigned* base, build_status* status) {
@@ -459,44 +446,58 @@ __global__ void __launch_bounds__(plan_threads)
   if (threadIdx.x == 0) status->total = all;
 }
 
-/// A block a span: its groups written at their ranks (first-appearance order). The rank of the
-/// group at position f = base[s] + the set bits before f in the span's 64 words (their counts'
-/// prefix in shared memory); a warp's 32 consecutive positions put its groups at consecutive
-/// ranks, so the writes are coalesced. Bitwise (key_equal is ==, on integers): the key is the
-/// entry's bits; else the input's key at f (keys equal under key_equal may differ in their bits:
-/// the output is the first appearance's). Nothing when the aggregate stopped (the overflow table
-/// overflowed: the call builds one table instead).
+/// A block a span: the span's groups written at their ranks (first-appearance order). The rank of
+/// a group = base[s] + the span's first appearances before its first index, counted in a bit map
+/// of the span's place_span positions in shared memory (one bit a group, set from the words, then
+/// a prefix of the words' counts). The groups are staged in shared memory at their ranks and the
+/// stretch [base[s], base[s] + count[s]) of the outputs written in order (one at a time, at their
+/// ranks, the stores were 4-byte L2 requests: 0.54 ms for 2^24 groups on an H100). Bitwise
+/// (key_equal is ==, on integers): the key is the word's bits; else the input's key at the first
+/// index (keys equal under key_equal may differ in their bits: the output is the first
+/// appearance's). Nothing when the aggregate stopped (the overflow table overflowed: the call
+/// builds one table instead).
 template <bool Bitwise, class K, class Acc, class KeyIt, class KeyOut, class ValOut>
 __global__ void __launch_bounds__(threads)
-    place_kernel(const group_entry<Acc>* entries, const unsigned* bits, long long words, const unsigned* base,
+    place_kernel(const unsigned long long* words, const Acc* values, const unsigned* count, const unsigned* base,
                  const build_status* status, KeyIt keys, KeyOut keys_out, ValOut values_out) {
-  static_assert(span_words <= threads && place_span % threads == 0, "a thread a bit word; whole rounds");
-  __shared__ unsigned span_bits[span_words];
+  constexpr int span_words = static_cast<int>(place_span / 32);
+  static_assert(span_words <= threads, "a thread a bit word");
+  __shared__ unsigned bits[span_words];
   __shared__ unsigned before[span_words];
   __shared__ unsigned long long smem[threads / 32 + 1];
+  __shared__ std::uint32_t staged_keys[place_span];  // (the keys' bits)
+  __shared__ Acc staged_values[place_span];
   if (build_stopped(status)) return;
   const unsigned long long s = blockIdx.x;
-  const long long w0 = static_cast<long long>(s) * span_words;
-  unsigned x = 0;
-  if (threadIdx.x < span_words && w0 + threadIdx.x < words) x = bits[w0 + threadIdx.x];
-  if (threadIdx.x < span_words) span_bits[threadIdx.x] = x;
+  const unsigned c = count[s];
+  if (c == 0u) return;
+  const unsigned long long first = s << place_span_bits;
+  if (threadIdx.x < span_words) bits[threadIdx.x] = 0u;
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < c; i += threads) {
+    const unsigned f = static_cast<unsigned>(words[first + i] >> 32) & static_cast<unsigned>(place_span - 1);
+    atomicOr(&bits[f >> 5], 1u << (f & 31));
+  }
+  __syncthreads();
   unsigned long long all;
-  const unsigned long long ex = block_exclusive_sum(static_cast<unsigned long long>(__popc(x)), smem, &all);
+  const unsigned long long ex =
+      block_exclusive_sum(threadIdx.x < span_words ? static_cast<unsigned long long>(__popc(bits[threadIdx.x])) : 0ull,
+                          smem, &all);
   if (threadIdx.x < span_words) before[threadIdx.x] = static_cast<unsigned>(ex);
   __syncthreads();
-  if (all == 0) return;
-  const unsigned long long first = s << place_span_bits, b = base[s];
-#pragma unroll 2
-  for (int k = 0; k < static_cast<int>(place_span / threads); ++k) {
-    const unsigned pos = static_cast<unsigned>(k * threads) + threadIdx.x;
-    const unsigned w = span_bits[pos >> 5];
-    if ((w >> (pos & 31)) & 1u) {
-      const group_entry<Acc> e = entries[first + pos];
-      const unsigned long long r = b + before[pos >> 5] + __popc(w & ((1u << (pos & 31)) - 1u));
-      if constexpr (Bitwise) keys_out[r] = hc::key_from_bits<K>(e.key);
-      else keys_out[r] = static_cast<K>(keys[first + pos]);
-      values_out[r] = e.value;
-    }
+  for (unsigned i = threadIdx.x; i < c; i += threads) {
+    const unsigned long long w = words[first + i];
+    const unsigned f = static_cast<unsigned>(w >> 32) & static_cast<unsigned>(place_span - 1);
+    const unsigned r = before[f >> 5] + __popc(bits[f >> 5] & ((1u << (f & 31)) - 1u));
+    if constexpr (Bitwise) staged_keys[r] = static_cast<std::uint32_t>(w);
+    else staged_keys[r] = hc::key_bits(static_cast<K>(keys[w >> 32]));
+    staged_values[r] = values[first + i];
+  }
+  __syncthreads();
+  const unsigned long long b = base[s];
+  for (unsigned i = threadIdx.x; i < c; i += threads) {
+    keys_out[b + i] = hc::key_from_bits<K>(staged_keys[i]);
+    values_out[b + i] = staged_values[i];
   }
 }
 
@@ -519,27 +520,27 @@ __global__ void __launch_bounds__(threads)
     hc::clear_slot<Table>(t.slots[i]);
 }
 
-/// The overflow table's groups stored at their first indices.
+/// The overflow table's groups appended to the group list, each to its span's region.
 template <class Table, class Acc>
 __global__ void __launch_bounds__(threads)
-    append_table_kernel(Table t, unsigned long long capacity, group_sink<Acc> sink, const unsigned* multi) {
+    append_table_kernel(Table t, unsigned long long capacity, span_list<Acc> list, const unsigned* multi) {
   if (no_overflow(multi)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)
-    if (t.occupied(i)) sink.put(t.first_index(i), hc::key_bits(t.key(i)), t.value(i));
+    if (t.occupied(i)) list.append((t.first_index(i) << 32) | hc::key_bits(t.key(i)), t.value(i));
 }
 /// An insert into the overflow table gives up after this many probes (the call then builds one
 /// table instead, as an overflow past the load limit does).
 inline constexpr unsigned long long max_probes_overflow = 256;
 
 // ---- aggregate -------------------------------------------------------------------------------------
-/// Where the aggregate pass's groups go: the entries at their first indices (partitions of one
-/// chunk), and the overflow table (the chunks of larger partitions), whose claims go to status->claimed and
+/// Where the aggregate pass's groups go: the list (partitions of one chunk) and its count, and
+/// the overflow table (the chunks of larger partitions), whose claims go to status->claimed and
 /// stop the call past `limit` (the driver then builds one table, as before).
 template <class Table, class Acc>
 struct aggregate_out {
-  group_sink<Acc> sink;
+  span_list<Acc> list;
   Table overflow;
   build_status* status;
   unsigned long long limit;
@@ -615,20 +616,34 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   }
   __syncthreads();
   if (whole) {
-    // every key of the partition is here: each group stored at its first index. Warp w takes
-    // slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory reads free
-    // of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes apart: one
-    // bank).
+    // every key of the partition is here: each group appended to its span's region of the list.
+    // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
+    // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
+    // apart: one bank). A thread's places are reserved 8 at a time, the 8 atomics in flight at once,
+    // then those groups stored (one at a time, each store waited for its atomic's answer).
     constexpr int warps = threads / 32;
     constexpr int iters = aggregate_slots / threads;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
-#pragma unroll 4
-    for (int j = 0; j < iters; ++j) {
-      const unsigned long long slot = first_slot + 32 * j;
-      if (front.occupied(slot)) {
-        const unsigned long long w = front.words[slot];
-        out.sink.put(w >> 32, static_cast<std::uint32_t>(w), front.value(slot));
+    constexpr int batch = 8;  // (16 offsets at once spilled at 64 registers)
+    static_assert(iters % batch == 0, "whole batches");
+#pragma unroll 1
+    for (int j0 = 0; j0 < iters; j0 += batch) {
+      unsigned occ = 0, offset[batch];
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        const unsigned long long w = front.words[first_slot + 32 * (j0 + j)];
+        if (w != hc::empty_word) {
+          occ |= 1u << j;
+          offset[j] = out.list.reserve(w);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        if ((occ >> j) & 1u) {
+          const unsigned long long slot = first_slot + 32 * (j0 + j);
+          out.list.store(front.words[slot], offset[j], front.value(slot));
+        }
       }
     }
   } else {
