@@ -39,7 +39,7 @@ struct build_status {
   unsigned long long tiles;    // tiles taken
   unsigned long long records;  // records whose new keys `claimed` counts (reported with them; not
                                // the tiles taken, which also count the tiles in flight at a stop)
-  unsigned long long total;    // groups counted by the rank pass
+  unsigned long long total;    // groups counted (the rank pass; the partitioned build's span scan)
   unsigned abort;              // 1: the table passed its load limit or was full: build again, larger
   unsigned pad;
 };

@@ -206,7 +206,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     };
 
     // the partitioned build (partitioned.cuh): sample, histogram, plan, scatter passes,
-    // aggregate, then the rank pass and the emit of the list and the overflow table; -1 when the
+    // aggregate (groups appended to their spans' regions of the list), count, place; -1 when the
     // overflow table overflowed (the caller builds one table instead)
     // (generic: instantiated only where can_partition below holds)
     const auto partitioned_build = [&](auto) -> std::int64_t {

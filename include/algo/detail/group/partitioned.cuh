@@ -32,9 +32,10 @@
 //              (the overflow table), whose groups append_table_kernel then appends the same way
 //   count      span_scan_kernel (one block): the groups before each span; the number of groups
 //              to the build's status, which the host reads once, after the last kernel
-//   place      place_kernel, a block a span: its groups' ranks from a bit map of the span's first
-//              appearances in shared memory, each group written at its rank (first-appearance
-//              order, as the one-table build); a block's writes fill one stretch of the outputs.
+//   place      place_kernel, a block a span of 2048 input positions: its groups' ranks from a bit
+//              map of the span's first appearances in shared memory, the groups staged there at
+//              their ranks and the span's stretch of the outputs written in order
+//              (first-appearance order, as the one-table build).
 //              The key is the list word's bits where key_equal is == on integers
 //              (bitwise_equal_v), else the input's key at the group's first index.
 #pragma once
