@@ -288,7 +288,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::temporary_buffer slots_o(p, static_cast<std::size_t>(cap_o) * sizeof(Slot));
       const Table overflow{slots_o.as<Slot>(), cap_o - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
       // (gated: a grid of 8 blocks an SM that loops, so that a skipped clear or scan costs little)
-      const unsigned gated_grid = std::min<unsigned>(grid_for(static_cast<long long>(cap_o)), 8u * static_cast<unsigned>(dev.sm_count));
+      const unsigned gated_grid =
+          std::min<unsigned>(grid_for(static_cast<long long>(cap_o)), 8u * static_cast<unsigned>(dev.sm_count));
       clear_overflow_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, multi.as<unsigned>());
       cuda::check_launch(name, "clear_overflow_kernel");
       clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
@@ -307,12 +308,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                  "cudaFuncSetAttribute");
       check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");
-      int agg_per_sm = 0;  // (persistent blocks: as many as the GPU holds at once, or fewer)
-      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&agg_per_sm, agg, threads, smem), name,
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      const long long agg_grid =
-          std::min<long long>(units_max, static_cast<long long>(std::max(1, agg_per_sm)) * dev.sm_count);
-      agg<<<static_cast<unsigned>(agg_grid), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
+      agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
                                                                          prefix.as<unsigned>(), unit_part.as<unsigned>(),
                                                                          parts, out);
       cuda::check_launch(name, "aggregate_kernel");

@@ -568,108 +568,103 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   extern __shared__ unsigned long long agg_smem[];
   const Front front{agg_smem, reinterpret_cast<S*>(agg_smem + aggregate_slots),
                     static_cast<unsigned long long>(aggregate_slots - 1), out.overflow.comb, out.overflow.eq};
-  // persistent blocks: chunk unit, unit + gridDim.x, ... (a launch a chunk left ~40 % of the
-  // blocks with nothing to do, and cleared all 4096 slots for every chunk)
-  const unsigned units = prefix[parts];
+  const unsigned unit = blockIdx.x;
+  if (unit >= prefix[parts]) return;
+  const long long p = unit_part[unit];  // (a binary search over prefix[] was 15 dependent loads)
+  const bool whole = prefix[p + 1] - prefix[p] == 1u;
+  const long long b = bounds[p] + static_cast<long long>(unit - prefix[p]) * aggregate_chunk;
+  const long long e = b + aggregate_chunk < static_cast<long long>(bounds[p + 1]) ? b + aggregate_chunk
+                                                                                   : static_cast<long long>(bounds[p + 1]);
+  // the chunk's records in registers first (every load in flight), then into the table: at most
+  // aggregate_chunk < aggregate_slots keys, so every key finds a slot
+  constexpr int items_per_thread = static_cast<int>(aggregate_chunk / threads);
+  static_assert(aggregate_chunk % threads == 0, "a chunk is whole items per thread");
+  unsigned long long w_[items_per_thread];
+  Acc v_[items_per_thread];
+#pragma unroll
+  for (int j = 0; j < items_per_thread; ++j) {
+    const long long i = b + j * threads + threadIdx.x;
+    w_[j] = 0ull;
+    v_[j] = Acc{};
+    if (i < e) {
+      w_[j] = words[i];
+      v_[j] = values[i];
+    }
+  }
   for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
-  for (unsigned unit = blockIdx.x; unit < units; unit += gridDim.x) {
-    const long long p = unit_part[unit];  // (a binary search over prefix[] was 15 dependent loads)
-    const bool whole = prefix[p + 1] - prefix[p] == 1u;
-    const long long b = bounds[p] + static_cast<long long>(unit - prefix[p]) * aggregate_chunk;
-    const long long e = b + aggregate_chunk < static_cast<long long>(bounds[p + 1]) ? b + aggregate_chunk
-                                                                                     : static_cast<long long>(bounds[p + 1]);
-    // the chunk's records in registers first (every load in flight), then into the table: at most
-    // aggregate_chunk < aggregate_slots keys, so every key finds a slot
-    constexpr int items_per_thread = static_cast<int>(aggregate_chunk / threads);
-    static_assert(aggregate_chunk % threads == 0, "a chunk is whole items per thread");
-    unsigned long long w_[items_per_thread];
-    Acc v_[items_per_thread];
+  __syncthreads();
 #pragma unroll
-    for (int j = 0; j < items_per_thread; ++j) {
-      const long long i = b + j * threads + threadIdx.x;
-      w_[j] = 0ull;
-      v_[j] = Acc{};
-      if (i < e) {
-        w_[j] = words[i];
-        v_[j] = values[i];
-      }
-    }
-    __syncthreads();  // (the table is empty: cleared before the first chunk, emptied by each after)
+  for (int j = 0; j < items_per_thread; ++j) {
+    const bool valid = b + j * threads + threadIdx.x < e;
+    const unsigned kb = static_cast<unsigned>(w_[j]);
+    // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
+    // atomics on one shared word
+    const unsigned kb0 = __shfl_sync(0xffffffffu, kb, 0);  // (every lane: not under the && below)
+    if (__all_sync(0xffffffffu, valid && kb == kb0)) {
+      Acc v = v_[j];
 #pragma unroll
-    for (int j = 0; j < items_per_thread; ++j) {
-      const bool valid = b + j * threads + threadIdx.x < e;
-      const unsigned kb = static_cast<unsigned>(w_[j]);
-      // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
-      // atomics on one shared word
-      const unsigned kb0 = __shfl_sync(0xffffffffu, kb, 0);  // (every lane: not under the && below)
-      if (__all_sync(0xffffffffu, valid && kb == kb0)) {
-        Acc v = v_[j];
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
-        const unsigned f = __reduce_min_sync(0xffffffffu, static_cast<unsigned>(w_[j] >> 32));
-        if ((threadIdx.x & 31) == 0) {
-          const K key = hc::key_from_bits<K>(kb);
-          front.template insert<false>(key, hc::hash_of(hash, key), f, v, static_cast<unsigned long long>(aggregate_slots));
-        }
-      } else if (valid) {
+      for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
+      const unsigned f = __reduce_min_sync(0xffffffffu, static_cast<unsigned>(w_[j] >> 32));
+      if ((threadIdx.x & 31) == 0) {
         const K key = hc::key_from_bits<K>(kb);
-        front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
-                                     static_cast<unsigned long long>(aggregate_slots));
+        front.template insert<false>(key, hc::hash_of(hash, key), f, v, static_cast<unsigned long long>(aggregate_slots));
+      }
+    } else if (valid) {
+      const K key = hc::key_from_bits<K>(kb);
+      front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
+                                   static_cast<unsigned long long>(aggregate_slots));
+    }
+  }
+  __syncthreads();
+  if (whole) {
+    // every key of the partition is here: each group appended to its span's region of the list.
+    // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
+    // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
+    // apart: one bank). A thread's places are reserved 8 at a time, the 8 atomics in flight at once,
+    // then those groups stored (one at a time, each store waited for its atomic's answer).
+    constexpr int warps = threads / 32;
+    constexpr int iters = aggregate_slots / threads;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
+    constexpr int batch = 8;  // (16 offsets at once spilled at 64 registers)
+    static_assert(iters % batch == 0, "whole batches");
+#pragma unroll 1
+    for (int j0 = 0; j0 < iters; j0 += batch) {
+      unsigned occ = 0, offset[batch];
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        const unsigned long long w = front.words[first_slot + 32 * (j0 + j)];
+        if (w != hc::empty_word) {
+          occ |= 1u << j;
+          offset[j] = out.list.reserve(w);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        if ((occ >> j) & 1u) {
+          const unsigned long long slot = first_slot + 32 * (j0 + j);
+          out.list.store(front.words[slot], offset[j], front.value(slot));
+        }
       }
     }
-    __syncthreads();
-    if (whole) {
-      // every key of the partition is here: each group appended to its span's region of the list.
-      // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
-      // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
-      // apart: one bank). A thread's places are reserved 8 at a time, the 8 atomics in flight at once,
-      // then those groups stored (one at a time, each store waited for its atomic's answer).
-      constexpr int warps = threads / 32;
-      constexpr int iters = aggregate_slots / threads;
-      const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-      const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
-      constexpr int batch = 8;  // (16 offsets at once spilled at 64 registers)
-      static_assert(iters % batch == 0, "whole batches");
-#pragma unroll 1
-      for (int j0 = 0; j0 < iters; j0 += batch) {
-        unsigned occ = 0, offset[batch];
-#pragma unroll
-        for (int j = 0; j < batch; ++j) {
-          const unsigned long long w = front.words[first_slot + 32 * (j0 + j)];
-          if (w != hc::empty_word) {
-            occ |= 1u << j;
-            offset[j] = out.list.reserve(w);
-          }
-        }
-#pragma unroll
-        for (int j = 0; j < batch; ++j) {
-          if ((occ >> j) & 1u) {
-            const unsigned long long slot = first_slot + 32 * (j0 + j);
-            out.list.store(front.words[slot], offset[j], front.value(slot));
-            front.clear(slot);
-          }
-        }
+  } else {
+    // one chunk of a larger partition: its partial groups into the overflow table
+    unsigned claims = 0;
+    bool full = false;
+    for (int i = threadIdx.x; i < aggregate_slots; i += threads) {
+      const auto slot = static_cast<unsigned long long>(i);
+      if (front.occupied(slot)) {
+        const K key = front.key(slot);
+        const int r = out.overflow.template insert<true>(key, hc::hash_of(hash, key), front.first_index(slot),
+                                                         front.values[i], max_probes_overflow);
+        claims += r == 1;
+        full |= r < 0;
       }
-    } else {
-      // one chunk of a larger partition: its partial groups into the overflow table
-      unsigned claims = 0;
-      bool full = false;
-      for (int i = threadIdx.x; i < aggregate_slots; i += threads) {
-        const auto slot = static_cast<unsigned long long>(i);
-        if (front.occupied(slot)) {
-          const K key = front.key(slot);
-          const int r = out.overflow.template insert<true>(key, hc::hash_of(hash, key), front.first_index(slot),
-                                                           front.values[i], max_probes_overflow);
-          claims += r == 1;
-          full |= r < 0;
-          front.clear(slot);
-        }
-      }
-      if (full) atomicExch(&out.status->abort, 1u);
-      if (claims) {
-        const unsigned long long old = atomicAdd(&out.status->claimed, static_cast<unsigned long long>(claims));
-        if (old + claims > out.limit) atomicExch(&out.status->abort, 1u);
-      }
+    }
+    if (full) atomicExch(&out.status->abort, 1u);
+    if (claims) {
+      const unsigned long long old = atomicAdd(&out.status->claimed, static_cast<unsigned long long>(claims));
+      if (old + claims > out.limit) atomicExch(&out.status->abort, 1u);
     }
   }
 }
