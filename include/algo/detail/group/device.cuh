@@ -20,7 +20,7 @@
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
 //            an overflow table, appended to the list after; each group in the list's region for
-//            the 4096 input positions its first index lies in), then a block a region writes its
+//            the 2048 input positions its first index lies in), then a block a region writes its
 //            groups at their ranks (a bit map of the region's first appearances in shared memory).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
 //            table_choice forces either build (tests, bench rows).
