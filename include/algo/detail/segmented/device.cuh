@@ -57,9 +57,11 @@ __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_
     const int m = segments - k < check_run ? static_cast<int>(segments - k) : check_run;  // segments this step
     V o[check_run + 1];
     bool bad = false;
-    const auto fold = [&](int j) {  // segment k + j
-      bad |= o[j + 1] < o[j];
-      const U length = static_cast<U>(static_cast<U>(o[j + 1]) - static_cast<U>(o[j]));
+    // segment k + j (the offsets passed in: a lambda that captured o before it was loaded drew
+    // nvcc's warning #549-D, "used before its value is set")
+    const auto fold = [&](const V* oj) {
+      bad |= oj[1] < oj[0];
+      const U length = static_cast<U>(static_cast<U>(oj[1]) - static_cast<U>(oj[0]));
       lmax = length > lmax ? length : lmax;
       lmin = length < lmin ? length : lmin;
     };
@@ -67,10 +69,10 @@ __global__ void check_offsets_kernel(OffIt offsets, long long segments, offsets_
 #pragma unroll
       for (int j = 0; j <= check_run; ++j) o[j] = offsets[k + j];
 #pragma unroll
-      for (int j = 0; j < check_run; ++j) fold(j);
+      for (int j = 0; j < check_run; ++j) fold(o + j);
     } else {
       for (int j = 0; j <= m; ++j) o[j] = offsets[k + j];
-      for (int j = 0; j < m; ++j) fold(j);
+      for (int j = 0; j < m; ++j) fold(o + j);
     }
     if (bad) {
       for (int j = 0; j < m; ++j)
