@@ -8,6 +8,10 @@
 #include <random>
 #include <unordered_map>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+
 #include <algo/algo.hpp>
 
 #include <algo/detail/cuda/hash/chained.cuh>
@@ -429,7 +433,66 @@ void check_partitioned_not_bitwise() {
     REQUIRE(std::vector<std::int32_t>(gv.begin(), gv.begin() + m) == ref.values);
   }
 }
+/// Keys and values computed from the index (transform iterators over a counting iterator, as a
+/// Thrust user passes them), the aggregates written through a transform output iterator (twice
+/// each sum), the keys to memory: the partitioned build reads its first pass's records and the
+/// non-pointer key iterator through operator[], and its place pass writes through the output
+/// iterator; against the host reference.
+struct fancy_key {
+  std::int32_t m;
+  ALGO_HD std::int32_t operator()(std::int64_t i) const {
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(i) * 2654435761u) % static_cast<std::uint32_t>(m));
+  }
+};
+struct fancy_value {
+  ALGO_HD std::int32_t operator()(std::int64_t i) const { return static_cast<std::int32_t>(i % 7) - 3; }
+};
+struct twice {
+  ALGO_HD std::int32_t operator()(std::int32_t v) const { return 2 * v; }
+};
+
+/// Tuning = void: the public call (the default: one table at these sizes and keys).
+template <class Tuning>
+void check_fancy_iterators(const char* build) {
+  for (const std::int64_t n : {std::int64_t(4097), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
+    if (small_run() && n > 70000) continue;
+    const std::int32_t m = static_cast<std::int32_t>(n / 3 + 1);
+    const thrust::counting_iterator<std::int64_t> idx(0);
+    const auto keys = thrust::make_transform_iterator(idx, fancy_key{m});
+    const auto vals = thrust::make_transform_iterator(idx, fancy_value{});
+    std::vector<std::int32_t> hk(static_cast<std::size_t>(n)), hv(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      hk[static_cast<std::size_t>(i)] = fancy_key{m}(i);
+      hv[static_cast<std::size_t>(i)] = fancy_value{}(i);
+    }
+    device_buffer<std::int32_t> ko(hk.size()), vo(hk.size());
+    const auto out = thrust::make_transform_output_iterator(vo.begin(), twice{});
+    std::int64_t got = 0;
+    if constexpr (std::is_void<Tuning>::value)
+      got = algo::group_reduce(algo::cuda, keys, keys + n, vals, ko.begin(), out);
+    else
+      got = algo::detail::group::group_reduce_open_addressing<false, Tuning>(
+          algo::cuda, keys, vals, n, ko.begin(), out, algo::plus<>{}, algo::hash<>{}, algo::equal_to<>{});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto ref = ref_group_reduce<std::int32_t>(hk, hv, algo::plus<>{});
+    INFO(build << ", fancy iterators, n = " << n);
+    REQUIRE(got == static_cast<std::int64_t>(ref.keys.size()));
+    const auto gk = ko.download();
+    const auto gv = vo.download();
+    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + got) == ref.keys);
+    std::size_t bad = 0;
+    for (std::int64_t j = 0; j < got; ++j) bad += gv[static_cast<std::size_t>(j)] != 2 * ref.values[static_cast<std::size_t>(j)];
+    REQUIRE(bad == 0);
+    REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(got)));
+  }
+}
 }  // namespace
+
+TEST_CASE("cuda group_reduce, fancy iterators in and out: the partitioned build and the public call",
+          "[cuda][group][partitioned][fancy]") {
+  check_fancy_iterators<forced_partitions>("partitioned");
+  check_fancy_iterators<void>("algo::group_reduce");
+}
 
 TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cuda][group][partitioned]") {
   check_partitioned<float>();
