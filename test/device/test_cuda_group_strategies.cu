@@ -352,9 +352,8 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (a hot key's
 /// partition spans several chunks: the overflow table), all equal (one partition of every record),
 /// at sizes around the scatter's 2048-record tiles, the aggregate's 3072-record chunks and the
-/// place pass's 2048-position spans, one and
-/// two scatter passes (n up to 2^19 takes one); groups in first-appearance order against the host
-/// reference.
+/// place pass's 2048-position spans, one and two scatter passes (n up to 2^19 takes one); groups
+/// in first-appearance order against the host reference.
 template <class V>
 void check_partitioned() {
   struct c_t {
@@ -364,8 +363,8 @@ void check_partitioned() {
   const c_t cs[] = {{dist::all_distinct, 0}, {dist::uniform, 1 << 16}, {dist::uniform, 1 << 20},
                     {dist::skewed, 5000},    {dist::all_equal, 1},     {dist::uniform, 10}};
   for (const c_t& c : cs)
-    for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097), std::int64_t(3 * 2048 + 1),
-                                 std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
+    for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097),
+                                 std::int64_t(3 * 2048 + 1), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
       if (small_run() && n > 70000) continue;
       const auto hkeys = make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n));
       const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
@@ -433,6 +432,7 @@ void check_partitioned_not_bitwise() {
     REQUIRE(std::vector<std::int32_t>(gv.begin(), gv.begin() + m) == ref.values);
   }
 }
+
 /// Keys and values computed from the index (transform iterators over a counting iterator, as a
 /// Thrust user passes them), the aggregates written through a transform output iterator (twice
 /// each sum), the keys to memory: the partitioned build reads its first pass's records and the
@@ -481,7 +481,7 @@ void check_fancy_iterators(const char* build) {
     const auto gv = vo.download();
     REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + got) == ref.keys);
     std::size_t bad = 0;
-    for (std::int64_t j = 0; j < got; ++j) bad += gv[static_cast<std::size_t>(j)] != 2 * ref.values[static_cast<std::size_t>(j)];
+    for (std::size_t j = 0; j < static_cast<std::size_t>(got); ++j) bad += gv[j] != 2 * ref.values[j];
     REQUIRE(bad == 0);
     REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(got)));
   }
