@@ -42,7 +42,8 @@ struct scan_tuning_base {
   /// Blocks per SM asked of ptxas (__launch_bounds__) for those pairs when they take pair_items
   /// (0: none). The scan by key's pairs at 256 x 32 take 90 registers unbounded (2 blocks per SM);
   /// bounded to 3 blocks, 80 with a 24-byte spill: 11 % faster than unbounded and 8 % faster than
-  /// 256 x 16 (H100, keys_sweep, keys_segments.md session 4).
+  /// 256 x 16 (H100, bench/keys_sweep.cu; bench/notes/keys_segments.md, "Bigger tiles for the
+  /// keyed pairs").
   static constexpr int pair_min_blocks = 0;
   /// Look-back polling (H200 sweeps of 2026-11-21 in bench/notes/scan.md): the waiting, not the
   /// memory traffic, is what a look-back scan loses to a copy, and early or frequent polls make it
