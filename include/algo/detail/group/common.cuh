@@ -44,14 +44,17 @@ struct build_status {
   unsigned pad;
 };
 
-/// Whether the build behind `gate` stopped (abort set by an earlier kernel on the stream): read once
-/// a block by thread 0 (every thread reading the one word was a hot spot in the L2). All threads.
-__device__ __forceinline__ bool build_stopped(const build_status* gate) {
-  __shared__ unsigned stopped;
-  if (threadIdx.x == 0) stopped = *reinterpret_cast<const volatile unsigned*>(&gate->abort);
+/// A flag word an earlier kernel on the stream wrote, read once a block by thread 0 (every thread
+/// reading the one word was a hot spot in the L2); whether it is set. All threads.
+__device__ __forceinline__ bool flag_set(const unsigned* flag) {
+  __shared__ unsigned set;
+  if (threadIdx.x == 0) set = *reinterpret_cast<const volatile unsigned*>(flag);
   __syncthreads();
-  return stopped != 0u;
+  return set != 0u;
 }
+
+/// Whether the build behind `gate` stopped (abort set). All threads.
+__device__ __forceinline__ bool build_stopped(const build_status* gate) { return flag_set(&gate->abort); }
 
 inline constexpr int threads = 256;
 inline constexpr int items = 16;

@@ -149,7 +149,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         kernel<<<grid, threads, 0, p.stream>>>(table, bk, bv, static_cast<long long>(n), hash, status, limit,
                                                last ? ~0ull : max_probes_growing, index, shift);
         cuda::check_launch(name, "oa_build_kernel");
-        rank_count(name, p, table, cap, rb, status, true, sample);
+        rank_count(name, p, table, cap, rb, status, sample);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
         if (sample && st.abort && st.pad == mode_partitioned) return -2;
         sample = false;

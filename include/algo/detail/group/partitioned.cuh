@@ -502,14 +502,9 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
-/// Whether no partition spans several chunks (the plan's flag; read once a block): then the
-/// overflow table stays empty, and is neither cleared nor read. All threads.
-__device__ __forceinline__ bool no_overflow(const unsigned* multi) {
-  __shared__ unsigned several;
-  if (threadIdx.x == 0) several = *multi;
-  __syncthreads();
-  return several == 0u;
-}
+/// Whether no partition spans several chunks (the plan's flag): then the overflow table stays
+/// empty, and is neither cleared nor read. All threads.
+__device__ __forceinline__ bool no_overflow(const unsigned* multi) { return !flag_set(multi); }
 
 template <class Table>
 __global__ void __launch_bounds__(threads)

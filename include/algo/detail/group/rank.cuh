@@ -106,13 +106,12 @@ struct rank_buffers {
         prefix(p, static_cast<std::size_t>(words) * sizeof(unsigned long long)) {}
 };
 
-/// mark + partials + spine (status->total = the number of groups). clear_bits false: the bit map
-/// was cleared before the build, which marked some groups itself; gated: no marks when the build
+/// mark + partials + spine (status->total = the number of groups); gated: no marks when the build
 /// stopped.
 template <class Table>
 void rank_count(const char* name, const device_policy_base& p, const Table& t, unsigned long long count,
-                rank_buffers& rb, build_status* status, bool clear_bits = true, bool gated = false) {
-  if (clear_bits) check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
+                rank_buffers& rb, build_status* status, bool gated = false) {
+  check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
   mark_first_kernel<<<grid_for(static_cast<long long>(count)), threads, 0, p.stream>>>(
       t, count, rb.bits.as<unsigned>(), gated ? status : nullptr);
   cuda::check_launch(name, "mark_first_kernel");
