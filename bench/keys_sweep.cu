@@ -2,7 +2,8 @@
 // program (which alone makes the claims). 2^26 f32 values, int keys in runs of L, against
 // cub::DeviceScan::InclusiveSumByKey and cub::DeviceReduce::ReduceByKey in the same run; the
 // lifted scans (detail/segmented) run straight through run_lookback_tuned /
-// run_deterministic_lookback_tuned with bench-only tunings, each output checked against CUB's
+// run_deterministic_lookback_tuned / run_ordered_lookback_tuned (tunings derived from
+// ordered_tuning_base) with bench-only tunings, each output checked against CUB's
 // (bitwise: the values are small integers, exact in float at these L).
 //
 //   keys_sweep [--reps R] [--csv FILE] [--commit SHA] [--L L,L,...] [--profile] [--stats]
@@ -46,96 +47,37 @@ struct stats : B {
 };
 
 struct dflt : base {};
-struct w2 : base {
-  static constexpr int lookback_windows = 2;
-};
-struct t256 : base {
-  static constexpr int threads = 256;
-};
-struct t256w2 : base {
-  static constexpr int threads = 256;
-  static constexpr int lookback_windows = 2;
-};
-struct i32 : base {
-  static constexpr int items_override = 32;
-};
-struct i24 : base {
-  static constexpr int items_override = 24;
-};
-struct delay2000 : base {
-  static constexpr unsigned lookback_initial_delay_ns = 2000;
-};
-struct mb6 : base {
-  static constexpr int min_blocks_override = 6;
-};
-struct mb8 : base {
-  static constexpr int min_blocks_override = 8;
-};
-struct stash : base {
-  static constexpr bool stash_items = true;
-};
-struct stash_mb8 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int min_blocks_override = 8;
-};
-struct stash_mb10 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int min_blocks_override = 10;
-};
-struct stash_t256 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int threads = 256;
-};
-struct stash_i24 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int items_override = 24;
-};
-struct stash_t256w2 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int threads = 256;
-  static constexpr int lookback_windows = 2;
-};
-struct stash_w2 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int lookback_windows = 2;
-};
-struct det_default : adc::deterministic_tuning_base {};  // the policy's deterministic tuning
-// issue 27: pairs in bigger tiles (the lifted loads' staging at 4 bytes a key or value,
-// the stash keeping values in shared memory and head / run flags as register bits)
-struct stash_t256_i16 : base {  // the default before (256 x 16)
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 256;
-  static constexpr int pair_items = 16;
-};
-struct stash_t256_i32 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 256;
-  static constexpr int pair_items = 32;
-};
-struct stash_t256_i24 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 256;
-  static constexpr int pair_items = 24;
-};
-struct stash_t128_i32 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 128;
-  static constexpr int pair_items = 32;
-};
-struct stash_t256_i32_mb3 : base {
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 256;
-  static constexpr int pair_items = 32;
-  static constexpr int min_blocks_override = 3;
-};
-struct skip_t256_i32 : base {  // timing only: wrong results
-  static constexpr bool stash_items = true;
-  static constexpr int pair_threads = 256;
-  static constexpr int pair_items = 32;
-  static constexpr bool timing_skip_lookback = true;
-};
 struct skip : base {  // timing only: wrong results
   static constexpr bool timing_skip_lookback = true;
+};
+// the L2 prefetch a wave ahead (scan_tuning_base::lookback_prefetch_pct) and the initial delay
+using obase = adc::ordered_tuning_base;  // the policy's default for the keyed scans (prefetch 200 %)
+struct ord : obase {};
+struct ord_pf0 : obase {
+  static constexpr int lookback_prefetch_pct = 0;
+};
+struct ord_pf100 : obase {
+  static constexpr int lookback_prefetch_pct = 100;
+};
+struct ord_pf300 : obase {
+  static constexpr int lookback_prefetch_pct = 300;
+};
+struct ord_delay400 : obase {
+  static constexpr unsigned lookback_initial_delay_ns = 400;
+};
+struct ord_delay0 : obase {
+  static constexpr unsigned lookback_initial_delay_ns = 0;
+};
+struct ord_pf0_delay400 : obase {
+  static constexpr int lookback_prefetch_pct = 0;
+  static constexpr unsigned lookback_initial_delay_ns = 400;
+};
+struct classic_pf200 : base {
+  static constexpr int lookback_prefetch_pct = 200;
+};
+struct skip_pf200 : base {  // timing only: wrong results
+  static constexpr bool timing_skip_lookback = true;
+  static constexpr int lookback_prefetch_pct = 200;
 };
 
 using Eq = algo::equal_to<>;
@@ -145,9 +87,12 @@ using Heads = seg::key_heads<const int*, Eq>;
 using Phase = algo::warp_phase::shfl_t;
 using Block = algo::block_scan::warp_scans_t;
 
+/// Det: the fixed-anchor look-back, or the ordered one for tunings derived from its base.
 template <class Tuning, bool Det, class P>
 void run_problem(const P& p) {
-  if constexpr (Det) adc::run_deterministic_lookback_tuned<Phase, Block, Tuning>(p, 0);
+  if constexpr (Det && std::is_base_of<adc::ordered_tuning_base, Tuning>::value)
+    adc::run_ordered_lookback_tuned<Phase, Block, Tuning>(p, 0);
+  else if constexpr (Det) adc::run_deterministic_lookback_tuned<Phase, Block, Tuning>(p, 0);
   else adc::run_lookback_tuned<Phase, Block, Tuning>(p, 0);
 }
 
@@ -264,7 +209,8 @@ struct ctx {
 
   template <class Tuning, bool Det>
   void variant(const std::string& name, bool timing_only = false) {
-    const std::string impl = std::string(Det ? "det " : "classic ") + name + (timing_only ? " (timing only)" : "");
+    const std::string impl = std::string(!Det ? "classic " : std::is_base_of<adc::ordered_tuning_base, Tuning>::value ? "ordered " : "det ") +
+                             name + (timing_only ? " (timing only)" : "");
     const double sbytes = 12.0 * n, rbytes = 8.0 * n;
     if (stats_mode) return;
     timed("scan_by_key", impl, [&] { scan_by_key<Tuning, Det>(keys, v, out, n); }, sbytes, !timing_only, false);
@@ -273,7 +219,7 @@ struct ctx {
   }
   template <class Tuning, bool Det>
   void stats_variant(const std::string& name) {
-    const std::string impl = std::string(Det ? "det " : "classic ") + name;
+    const std::string impl = std::string(!Det ? "classic " : std::is_base_of<adc::ordered_tuning_base, Tuning>::value ? "ordered " : "det ") + name;
     stats_of<Tuning, Det>("scan_by_key", impl, 0);
     stats_of<Tuning, Det>("reduce_by_key", impl, 1);
     stats_of<Tuning, Det>("plain_scan", impl, 2);
@@ -409,31 +355,22 @@ int main(int argc, char** argv) {
       }
     }
     c.variant<ks::dflt, false>("dflt");
-    c.variant<ks::dflt, true>("dflt");
+    c.variant<ks::ord, true>("policy tuning (prefetch 200 %)");
     if (profile_mode) continue;
-    // issue 27: the policy's tuning (the new default) against the tunings around it
-    c.variant<ks::det_default, true>("policy tuning");
-    c.variant<ks::stash_t256_i16, true>("stash_t256_i16");
-    c.variant<ks::stash_t256_i16, false>("stash_t256_i16");
-    c.variant<ks::stash_t256_i32, true>("stash_t256_i32");
-    c.variant<ks::stash_t256_i32, false>("stash_t256_i32");
-    c.variant<ks::stash_t256_i24, true>("stash_t256_i24");
-    c.variant<ks::stash_t128_i32, true>("stash_t128_i32");
-    c.variant<ks::stash_t128_i32, false>("stash_t128_i32");
-    c.variant<ks::stash_t256_i32_mb3, true>("stash_t256_i32_mb3");
-    c.variant<ks::t256, false>("t256");
+    // the L2 prefetch a wave ahead and the look-back's initial delay (ordered = the default)
+    c.variant<ks::ord_pf0, true>("prefetch 0");
+    c.variant<ks::ord_pf100, true>("prefetch 100 %");
+    c.variant<ks::ord_pf300, true>("prefetch 300 %");
+    c.variant<ks::ord_delay400, true>("delay 400 ns");
+    c.variant<ks::ord_delay0, true>("delay 0");
+    c.variant<ks::ord_pf0_delay400, true>("prefetch 0, delay 400 ns");
+    c.variant<ks::classic_pf200, false>("prefetch 200 %");
     c.variant<ks::skip, false>("skip", true);
-    c.variant<ks::skip_t256_i32, false>("skip_t256_i32", true);
-    c.variant<ks::skip_t256_i32, true>("skip_t256_i32", true);
-    c.plain_variant<ks::dflt, false>("dflt");
-    c.plain_variant<ks::dflt, true>("dflt");
-    c.plain_variant<ks::stash, false>("stash");
-    c.plain_variant<ks::stash, true>("stash");
+    c.variant<ks::skip_pf200, false>("skip, prefetch 200 %", true);
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");
-      c.stats_variant<ks::det_default, true>("policy tuning");
-      c.stats_variant<ks::stash_t256_i16, true>("stash_t256_i16");
-      c.stats_variant<ks::stash_t256_i32, true>("stash_t256_i32");
+      c.stats_variant<ks::ord, true>("policy tuning (prefetch 200 %)");
+      c.stats_variant<ks::ord_pf0, true>("prefetch 0");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);
