@@ -7,6 +7,9 @@
 #                (the [fancy] case's first run), then keys_sweep (2^26 f32, L = 4 .. 2^20: the
 #                ordered look-back with and without the prefetch, initial delays, the classic one,
 #                the look-back skipped) and bench_segmented's segmented section
+#   STEP=group   build and run the group-by tests, bench_group (the group_reduce section: the batched
+#                reads and their "one read at a time" rows), keys_sweep at L = 4, 256, 4096 (the
+#                ordered look-back's initial delay)
 #   STEP=build   everything (all, bench, select_bench) into /tmp/fb
 #   STEP=suite   the whole CTest suite (as the final runs of 2026-11-27 left out: -E _large, the
 #                compile-only and /usr/bin/cmake docs checks, which run in CI) and compute-sanitizer
@@ -46,6 +49,20 @@ sweep)
   timeout 150 /tmp/fb/bench/bench_segmented --only segmented --csv "$R/bench_segmented.csv" --commit "$C" > "$R/bench_segmented.log" 2>&1
   echo "bench_segmented rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *(reduce_by_key|scan_by_key) " "$R/bench_segmented.log" | grep -E " cub |algo::cuda" | cut -c1-130
+  ;;
+group)
+  configure
+  timeout 420 ninja -C /tmp/fb -k 0 -j 16 bench/bench_group bench/keys_sweep test/test_cuda_group_strategies \
+    test/test_cuda_group_reduce > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_group_strategies "~[large]"
+  t test_cuda_group_reduce "~[large]"
+  timeout 240 /tmp/fb/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$C" > "$R/bench_group.log" 2>&1
+  echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "thrust|algo::cuda \(open|one table|forced|one read|!!" "$R/bench_group.log" | grep -v locked | cut -c1-120
+  timeout 100 /tmp/fb/bench/keys_sweep --L 4,256,4096 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | grep -E "cub|ordered|classic dflt" | cut -c1-110
   ;;
 build)
   configure

@@ -153,24 +153,6 @@ inline const device_info& current_device_info() {
   return d;
 }
 
-/// Blocks of `Kernel` (launched with `threads` threads, no dynamic shared memory) the current
-/// device holds at once: its occupancy per multiprocessor times the multiprocessors. Asked once
-/// per kernel and device (a relaxed cache: two threads that both miss store the same value).
-template <auto Kernel>
-int resident_blocks(int threads, const char* algorithm) {
-  constexpr int max_devices = 128;
-  static std::atomic<int> cache[max_devices];
-  const device_info& d = current_device_info();
-  const int cached = cache[d.device].load(std::memory_order_relaxed);
-  if (cached > 0) return cached;
-  int per_sm = 0;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, 0), algorithm,
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const int blocks = per_sm > 0 ? per_sm * d.sm_count : 1;
-  cache[d.device].store(blocks, std::memory_order_relaxed);
-  return blocks;
-}
-
 /// Whether `stream` is being captured into a CUDA graph (an invalidated capture counts: work
 /// queued on it is not run either). Legal to ask during any capture mode.
 inline bool stream_is_capturing(cudaStream_t stream, const char* algorithm) {

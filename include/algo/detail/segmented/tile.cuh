@@ -72,10 +72,6 @@ struct heads_traits<offset_heads<OffIt>> {
   static constexpr std::size_t staging = static_cast<std::size_t>(Items) * 4;  // the warp's head bits
 };
 template <class Heads>
-struct is_key_heads : std::false_type {};
-template <class KeyIt, class Eq>
-struct is_key_heads<key_heads<KeyIt, Eq>> : std::true_type {};
-template <class Heads>
 struct is_offset_heads : std::false_type {};
 template <class OffIt>
 struct is_offset_heads<offset_heads<OffIt>> : std::true_type {};
@@ -550,23 +546,6 @@ struct tile_io_hook<segmented::indexed_iterator<F>> : std::true_type {
   __device__ static __forceinline__ void load(typename K::temp_storage& s, const segmented::indexed_iterator<F>& in,
                                               std::int64_t base, int valid, typename K::acc_t (&x)[K::items]) {
     segmented::load_lifted_tile<K>(s, in, base, valid, x);
-  }
-};
-/// The lifted inputs with their own tile load (pointer values; keys from a pointer, a heads mask,
-/// offsets or a length): the tile's values, and its keys for runs of keys, asked of the L2 ahead
-/// of the load (by lane 0 of warps 0 and 1 on sm_90). The mask
-/// and the offsets are left alone (a few words a tile, or a search whose reads are not known
-/// ahead).
-template <class F>
-struct tile_prefetch_hook<segmented::indexed_iterator<F>, std::enable_if_t<segmented::tile_detail::fast_lift_v<F>()>>
-    : std::true_type {
-  __device__ static __forceinline__ void prefetch(const segmented::indexed_iterator<F>& in, std::int64_t base,
-                                                  std::int64_t count) {
-    const F& f = in.functor();
-    const std::int64_t i = in.index() + base;
-    prefetch_l2(f.values + i, count, 0);
-    using Heads = typename segmented::tile_detail::lift_traits<F>::heads_t;
-    if constexpr (segmented::tile_detail::is_key_heads<Heads>::value) prefetch_l2(f.heads.keys + i, count, 32);
   }
 };
 template <class W>

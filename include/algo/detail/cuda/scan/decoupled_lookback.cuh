@@ -159,7 +159,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
 // ---- the kernel: one block per tile -------------------------------------------------------------------
 template <class K, class Problem, class State>
 __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_lookback_kernel(Problem p, State state, unsigned epoch,
-                                                                        int num_tiles, int ahead) {
+                                                                        int num_tiles) {
   using Acc = typename K::acc_t;
   __shared__ typename K::temp_storage s;
   __shared__ int ticket;
@@ -183,7 +183,6 @@ __global__ void __launch_bounds__(K::threads, K::tuning::min_blocks) decoupled_l
                [&](const Acc& aggregate) {
                  return look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op);
                });
-  prefetch_tile_ahead<K>(p, tile, ahead, num_tiles);  // (tunings with lookback_prefetch_pct only)
 }
 
 // ---- host ------------------------------------------------------------------------------------------------
@@ -202,10 +201,9 @@ void run_lookback_tuned(const Problem& p, cudaStream_t stream, device_memory_res
   if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
-  const int ahead = prefetch_ahead_tiles<K, Problem, decoupled_lookback_kernel<K, Problem, State>>(p.name);
   const auto launch = [&](void* memory, unsigned epoch) {
     decoupled_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(p, State::at(memory, tiles), epoch,
-                                                                   static_cast<int>(tiles), ahead);
+                                                                   static_cast<int>(tiles));
     check_launch(p.name, "decoupled_lookback_kernel");
   };
   with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), stream, resource, launch);

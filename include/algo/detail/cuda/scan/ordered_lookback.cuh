@@ -80,10 +80,6 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// again before its fold (keys_segments.md, 2026-11-27).
   /// At most: accumulators wider than 8 bytes keep what fits 2.3 KB, at least 2 (ordered_keep).
   static constexpr int ordered_kept_windows = 8;
-  /// Input asked of the L2 two waves ahead (scan_tuning_base::lookback_prefetch_pct): the keyed
-  /// and segmented scans and reduce_by_key, whose 4096-pair tiles read 32 KB and spend about half
-  /// of their life in the look-back, holding their slot with no loads in flight.
-  static constexpr int lookback_prefetch_pct = 200;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -276,7 +272,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
 // ---- the kernel: one block per tile -------------------------------------------------------------------
 template <class K, class Problem, class State>
 __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
-    ordered_lookback_kernel(Problem p, State state, unsigned epoch, int num_tiles, int ahead) {
+    ordered_lookback_kernel(Problem p, State state, unsigned epoch, int num_tiles) {
   using Acc = typename K::acc_t;
   __shared__ typename K::temp_storage s;
   __shared__ ordered_storage<Acc, ordered_keep<typename K::tuning, Acc>()> kept;
@@ -301,7 +297,6 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
                [&](const Acc& aggregate) {
                  return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
                });
-  prefetch_tile_ahead<K>(p, tile, ahead, num_tiles);  // (tunings with lookback_prefetch_pct only)
 }
 
 // ---- host ------------------------------------------------------------------------------------------------
@@ -316,10 +311,9 @@ void run_ordered_lookback_tuned(const Problem& p, cudaStream_t stream, device_me
   if (tiles == 1) return launch_single_tile<Phase, Block, TuningBase>(p, stream);
   if (tiles > 0x7fffffff) fail(p.name, "too many elements for one scan (" + std::to_string(p.n) + ")");
 
-  const int ahead = prefetch_ahead_tiles<K, Problem, ordered_lookback_kernel<K, Problem, State>>(p.name);
   const auto launch = [&](void* memory, unsigned epoch) {
     ordered_lookback_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, stream>>>(p, State::at(memory, tiles), epoch,
-                                                                  static_cast<int>(tiles), ahead);
+                                                                  static_cast<int>(tiles));
     check_launch(p.name, "ordered_lookback_kernel");
   };
   with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), stream, resource, launch);

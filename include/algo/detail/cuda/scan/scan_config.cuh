@@ -128,15 +128,6 @@ struct scan_tuning_base {
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.
   static constexpr bool lookback_restart_stats = false;
-  /// L2 prefetch ahead of the tiles (the ordered and classic look-back kernels, inputs that have
-  /// a tile_prefetch_hook: the lifted keyed and segmented inputs): once tile t is stored, its
-  /// block asks the L2 for the input of tile t + ahead, ahead = this percentage of the blocks the
-  /// GPU holds at once. Tiles are drawn in order, so at 200 % the tile asked for is drawn about
-  /// one tile's life later and finds its input in the L2. A block waiting in its look-back holds
-  /// its slot with no loads in flight; the prefetches keep DRAM busy meanwhile. 0: no prefetch
-  /// (no code). (At the tile's start instead, nvcc 13.0 gave the scan by key's kernel the same
-  /// 68 bytes of spills as at its end.)
-  static constexpr int lookback_prefetch_pct = 0;
 };
 
 namespace tuning_detail {

@@ -197,42 +197,6 @@ struct tile_traits {
 /// serve every other iterator.
 template <class It, class = void>
 struct tile_io_hook : std::false_type {};
-/// An input iterator whose tiles can be asked of the L2 before their load
-/// (scan_tuning_base::lookback_prefetch_pct): specializations with `value = true` bring
-/// `prefetch(in, base, count)`, which asks for what the tile load of [base, base + count) reads.
-template <class It, class = void>
-struct tile_prefetch_hook : std::false_type {};
-
-/// Whether the look-back kernels of tile traits K prefetch Problem's input a wave ahead.
-template <class K, class Problem>
-inline constexpr bool prefetches_ahead_v =
-    K::tuning::lookback_prefetch_pct > 0 && tile_prefetch_hook<typename Problem::in_iterator>::value;
-
-/// The look-back kernels, once their tile is stored: tile + ahead's input asked of the L2.
-template <class K, class Problem>
-__device__ __forceinline__ void prefetch_tile_ahead(const Problem& p, int tile, int ahead, int num_tiles) {
-  if constexpr (prefetches_ahead_v<K, Problem>) {
-    const std::int64_t t = static_cast<std::int64_t>(tile) + ahead;
-    if (ahead > 0 && t < num_tiles) {
-      const std::int64_t base = t * K::tile_items;
-      const std::int64_t left = p.n - base;
-      tile_prefetch_hook<typename Problem::in_iterator>::prefetch(p.in, base, left < K::tile_items ? left : K::tile_items);
-    }
-  }
-}
-
-/// Host: how many tiles ahead the look-back kernel `Kernel` (tile traits K) prefetches: the
-/// tuning's percentage of the blocks the device holds at once (0: it does not prefetch).
-template <class K, class Problem, auto Kernel>
-int prefetch_ahead_tiles(const char* algorithm) {
-  if constexpr (prefetches_ahead_v<K, Problem>) {
-    return static_cast<int>(static_cast<long long>(resident_blocks<Kernel>(K::threads, algorithm)) *
-                            K::tuning::lookback_prefetch_pct / 100);
-  } else {
-    (void)algorithm;
-    return 0;
-  }
-}
 /// Loads the tile at `base` (`valid` elements, 1..tile_items) into a blocked arrangement of
 /// accumulators; positions past `valid` get the tile's first element.
 template <class K, class InIt>

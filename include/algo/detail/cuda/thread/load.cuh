@@ -162,30 +162,4 @@ __device__ __forceinline__ void load_chunk_guarded(const It& first, std::int64_t
   }
 }
 
-/// Asks the L2 for a[0 .. count) without waiting for it; a later load of those bytes then finds
-/// them in the L2 instead of DRAM. sm_90 and later: one bulk prefetch (`cp.async.bulk.prefetch.L2`)
-/// of the range's 16-byte-aligned interior by the block's thread `thread`; older GPUs: one
-/// `prefetch.global.L2` a 128-byte line, the block's threads from `thread` on taking the lines
-/// in turn. Every thread of the block calls it.
-template <class T>
-__device__ __forceinline__ void prefetch_l2(const T* a, std::int64_t count, int thread = 0) {
-  if (count <= 0) return;
-  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(a);
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(a + count);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (static_cast<int>(threadIdx.x) != thread) return;
-  const std::uintptr_t lo = (begin + 15) & ~std::uintptr_t(15);
-  const std::uintptr_t hi = end & ~std::uintptr_t(15);
-  if (hi > lo)
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(lo), "r"(static_cast<unsigned>(hi - lo)));
-#else
-  const std::uintptr_t lo = begin & ~std::uintptr_t(127);
-  const int lines = static_cast<int>((end - lo + 127) / 128);
-  const int threads = static_cast<int>(blockDim.x);
-  int t = static_cast<int>(threadIdx.x) - thread % threads;
-  if (t < 0) t += threads;
-  for (int line = t; line < lines; line += threads)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(lo + static_cast<std::uintptr_t>(line) * 128));
-#endif
-}
 }  // namespace algo::detail::cuda
