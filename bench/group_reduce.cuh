@@ -22,9 +22,7 @@
 //                               shared-memory table in front; the first two together; records
 //                               grouped first into 32 or 128 partitions by hash (each owning one
 //                               region of the table: partition_bits); the same with 32 partitions
-//                               only once the first table overflows (partition_bits_on_growth);
-//                               the records that go straight to the global table read one after
-//                               another (batched_reads false), with the switch and with one table
+//                               only once the first table overflows (partition_bits_on_growth)
 // Bytes: keys and values read once, the groups written.
 #pragma once
 
@@ -84,15 +82,6 @@ struct one_table : algo::detail::group::oa_tuning {
 /// ... and always the partitioned build (detail/group/partitioned.cuh).
 struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
-};
-/// The one-table build reading one record's home slot after another (oa_tuning::batched_reads),
-/// with the default's switch and without it.
-struct unbatched : algo::detail::group::oa_tuning {
-  static constexpr bool batched_reads = false;
-};
-struct one_table_unbatched : algo::detail::group::oa_tuning {
-  static constexpr int table_choice = algo::detail::group::table_choice_one;
-  static constexpr bool batched_reads = false;
 };
 
 template <class Tuning, class V>
@@ -222,9 +211,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
                       static_cast<long long>(g), bad);
         add(impl, median_ms(opt, [&](int) { run(); }));
       };
-      tuned("oa tuning: one read at a time", [&] { return group_reduce_tuned<unbatched>(keys.p, values.p, n, k_out.p, v_out.p); });
-      tuned("oa tuning: one table, one read at a time",
-            [&] { return group_reduce_tuned<one_table_unbatched>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: report every 16", [&] { return group_reduce_tuned<report16>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: first table 2 MB", [&] { return group_reduce_tuned<first2mb>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: first table 32 MB", [&] { return group_reduce_tuned<first32mb>(keys.p, values.p, n, k_out.p, v_out.p); });

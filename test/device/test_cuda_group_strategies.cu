@@ -299,19 +299,6 @@ struct partitions16_on_growth : algo::detail::group::oa_tuning {
   static constexpr std::size_t first_table_bytes = std::size_t(64) << 10;
 };
 
-/// One table, no shared-memory table in front: every record goes straight to the global table,
-/// the batched reads (oa_tuning::batched_reads) on every record; a 64 KB first table, grown.
-struct one_table_no_front : algo::detail::group::oa_tuning {
-  static constexpr int table_choice = algo::detail::group::table_choice_one;
-  static constexpr std::size_t front_bytes = 0;
-  static constexpr std::size_t first_table_bytes = std::size_t(64) << 10;
-};
-/// One table, the records read one after another (batched_reads off), with the shared table.
-struct one_table_unbatched : algo::detail::group::oa_tuning {
-  static constexpr int table_choice = algo::detail::group::table_choice_one;
-  static constexpr bool batched_reads = false;
-};
-
 template <class Tuning>
 void check_tuning(const char* name) {
   struct c_t {
@@ -353,12 +340,6 @@ TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions fir
   check_tuning<partitions32>("32 partitions");
   check_tuning<partitions8_grown>("8 partitions, 64 KB first table grown, report every 16, no front table");
   check_tuning<partitions16_on_growth>("16 partitions once a 64 KB first table overflows");
-}
-
-TEST_CASE("cuda group_reduce, build tunings: batched reads straight to the global table, and without them",
-          "[cuda][group][tuning][batched]") {
-  check_tuning<one_table_no_front>("one table, no front table (batched reads on every record), 64 KB grown");
-  check_tuning<one_table_unbatched>("one table, one read at a time");
 }
 
 // ---- the partitioned build (detail/group/partitioned.cuh), forced at test sizes --------------------
@@ -507,10 +488,9 @@ void check_fancy_iterators(const char* build) {
 }
 }  // namespace
 
-TEST_CASE("cuda group_reduce, fancy iterators in and out: the partitioned build, batched reads and the public call",
+TEST_CASE("cuda group_reduce, fancy iterators in and out: the partitioned build and the public call",
           "[cuda][group][partitioned][fancy]") {
   check_fancy_iterators<forced_partitions>("partitioned");
-  check_fancy_iterators<one_table_no_front>("one table, no front table (batched reads)");
   check_fancy_iterators<void>("algo::group_reduce");
 }
 

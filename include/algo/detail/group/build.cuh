@@ -37,13 +37,6 @@ struct oa_tuning {
   static constexpr int report_every = 4;
   /// The shared-memory table in front of the global one (0: none).
   static constexpr std::size_t front_bytes = 32768;
-  /// Records that go straight to the global table (its shared table bypassed, or none) are taken
-  /// report_every at a time: their keys and values, then their home slots' words, are read
-  /// together, so a thread has report_every lookups in flight instead of one (each record was two
-  /// dependent round trips, the key's load and the slot word's, before the next one started);
-  /// then each is combined (at once where its home slot holds its key already: keys never move).
-  /// false: one record after another.
-  static constexpr bool batched_reads = true;
   /// The first global table (grown when the keys pass its load limit). 64 MB: 2^22 slots of 16
   /// bytes. (32 MB stays in the H100's 50 MB L2 and is faster at m = 2^20, 2.70 against 3.26 ms,
   /// but slower where it must grow: 14.1 against 9.9 ms at m = 2^24, 7.3 against 5.2 on Zipf keys.)
@@ -105,8 +98,8 @@ struct stored_index {
 };
 
 
-template <int FrontSlots, int ReportEvery, bool BatchedReads, class Table, class Front, class KeyIt, class ValIt,
-          class Hash, class IdxIt = identity_index>
+template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
+          class IdxIt = identity_index>
 __global__ void __launch_bounds__(threads)
     oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
                     unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
@@ -198,61 +191,27 @@ __global__ void __launch_bounds__(threads)
     for (int j0 = 0; j0 < items; j0 += report_every) {
       unsigned mine = 0, front_new = 0, front_hit = 0;
       bool full = false;
-      if (BatchedReads && !use_front) {
-        // straight to the global table: the records' keys, values and home slots' words are
-        // read first, all of them in flight together, then each record is combined
-        K k[report_every];
-        Acc v[report_every];
-        std::uint64_t h[report_every];
-        unsigned long long hint[report_every];
 #pragma unroll
-        for (int j = 0; j < report_every; ++j) {
-          const long long i = base + (j0 + j) * threads + threadIdx.x;
-          if (i < n) {
-            k[j] = keys[i];
-            v[j] = static_cast<Acc>(values[i]);
-          }
-        }
-#pragma unroll
-        for (int j = 0; j < report_every; ++j) {
-          const long long i = base + (j0 + j) * threads + threadIdx.x;
-          if (i < n) {
-            h[j] = global_hash(hc::hash_of(hash, k[j]), shift);
-            hint[j] = table.peek(h[j]);
-          }
-        }
-#pragma unroll
-        for (int j = 0; j < report_every; ++j) {
-          const long long i = base + (j0 + j) * threads + threadIdx.x;
-          if (i < n) {
-            const int r = table.template insert_hinted<false>(k[j], h[j], index[i], v[j], max_probes, hint[j]);
-            mine += r == 1;
-            full |= r < 0;
-          }
-        }
-      } else {  // the shared table first (use_front), the global one when it is full or bypassed
-#pragma unroll
-        for (int j = j0; j < j0 + report_every; ++j) {
-          const long long i = base + j * threads + threadIdx.x;
-          if (i < n) {
-            const K key = keys[i];
-            const Acc v = static_cast<Acc>(values[i]);
-            const std::uint64_t h = hc::hash_of(hash, key);
-            const unsigned long long first = index[i];
-            if constexpr (FrontSlots > 0) {
-              if (use_front) {
-                const int r = front.template insert<false>(key, h, first, v, front_max_probes);
-                if (r >= 0) {
-                  front_new += static_cast<unsigned>(r);
-                  front_hit += static_cast<unsigned>(1 - r);
-                  continue;
-                }
+      for (int j = j0; j < j0 + report_every; ++j) {
+        const long long i = base + j * threads + threadIdx.x;
+        if (i < n) {
+          const K key = keys[i];
+          const Acc v = static_cast<Acc>(values[i]);
+          const std::uint64_t h = hc::hash_of(hash, key);
+          const unsigned long long first = index[i];
+          if constexpr (FrontSlots > 0) {
+            if (use_front) {
+              const int r = front.template insert<false>(key, h, first, v, front_max_probes);
+              if (r >= 0) {
+                front_new += static_cast<unsigned>(r);
+                front_hit += static_cast<unsigned>(1 - r);
+                continue;
               }
             }
-            const int r = table.template insert<false>(key, global_hash(h, shift), first, v, max_probes);
-            mine += r == 1;
-            full |= r < 0;
           }
+          const int r = table.template insert<false>(key, global_hash(h, shift), first, v, max_probes);
+          mine += r == 1;
+          full |= r < 0;
         }
       }
       if (full) atomicExch(&status->abort, 1u);

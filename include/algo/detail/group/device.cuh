@@ -115,8 +115,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // (sample: the first build starts with the sample of partitioned.cuh and returns -2, having
     // built nothing, when it chose the partitioned build)
     const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up, bool sample = false) -> std::int64_t {
-      const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Tuning::batched_reads, Table, Front, decltype(bk),
-                                          decltype(bv), Hash, decltype(index)>;
+      const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
+                                          decltype(index)>;
       int per_sm = 0;
       check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), name,
                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");

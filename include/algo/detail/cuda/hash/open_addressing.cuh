@@ -120,32 +120,6 @@ struct oa_table {
     return -1;
   }
 
-  /// The word of h's home slot (packed layout; anything for the general one), read ahead of
-  /// insert_hinted: a thread reads the words of several records' home slots together, so their
-  /// round trips overlap instead of following one another.
-  __device__ unsigned long long peek(std::uint64_t h) const {
-    if constexpr (Packed) return load_word(&slots[linear_probe(h, mask).slot].word);
-    else return empty_word;
-  }
-  /// insert() given `hint`, the home slot's word read earlier by peek(h): when it already holds
-  /// the key (keys never leave a slot during a build) the record is combined there at once (0);
-  /// otherwise insert() runs as without the hint (reading the word again). The first-index
-  /// update compares against the hint: a stale word's index is never below the current one
-  /// (it only decreases), so no needed atomicMin is skipped.
-  template <bool Partial, class Val>
-  __device__ int insert_hinted(const K& key, std::uint64_t h, unsigned long long first, const Val& value,
-                               unsigned long long max_probes, unsigned long long hint) const {
-    if constexpr (Packed) {
-      if (hint != empty_word && max_probes > 0 && eq(key_from_bits<K>(static_cast<std::uint32_t>(hint)), key)) {
-        slot& s = slots[linear_probe(h, mask).slot];
-        if ((hint >> 32) > first) atomicMin(&s.word, (first << 32) | (hint & 0xffffffffull));
-        combine<Partial>(s, value);
-        return 0;
-      }
-    }
-    return insert<Partial>(key, h, first, value, max_probes);
-  }
-
   /// The slot holding key, or -1.
   __device__ long long find(const K& key, std::uint64_t h) const {
     linear_probe p(h, mask);
