@@ -22,7 +22,8 @@
 //                               shared-memory table in front; the first two together; records
 //                               grouped first into 32 or 128 partitions by hash (each owning one
 //                               region of the table: partition_bits); the same with 32 partitions
-//                               only once the first table overflows (partition_bits_on_growth)
+//                               only once the first table overflows (partition_bits_on_growth); the
+//                               build kernel capped to 32 registers, 8 blocks an SM (build_min_blocks)
 // Bytes: keys and values read once, the groups written.
 #pragma once
 
@@ -74,6 +75,10 @@ struct partitions128 : algo::detail::group::oa_tuning {
 };
 struct partitions32_on_growth : algo::detail::group::oa_tuning {
   static constexpr int partition_bits_on_growth = 5;
+};
+/// The build kernel capped to 32 registers so that an SM holds 8 of its blocks (6 at ptxas's 38).
+struct blocks8 : algo::detail::group::oa_tuning {
+  static constexpr int build_min_blocks = 8;
 };
 /// The default without its switch: always one table (the build before issue 27 item 5) ...
 struct one_table : algo::detail::group::oa_tuning {
@@ -211,6 +216,7 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
                       static_cast<long long>(g), bad);
         add(impl, median_ms(opt, [&](int) { run(); }));
       };
+      tuned("oa tuning: 8 blocks an SM", [&] { return group_reduce_tuned<blocks8>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: report every 16", [&] { return group_reduce_tuned<report16>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: first table 2 MB", [&] { return group_reduce_tuned<first2mb>(keys.p, values.p, n, k_out.p, v_out.p); });
       tuned("oa tuning: first table 32 MB", [&] { return group_reduce_tuned<first32mb>(keys.p, values.p, n, k_out.p, v_out.p); });

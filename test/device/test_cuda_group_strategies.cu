@@ -299,6 +299,11 @@ struct partitions16_on_growth : algo::detail::group::oa_tuning {
   static constexpr std::size_t first_table_bytes = std::size_t(64) << 10;
 };
 
+/// The build kernel capped to 8 blocks an SM (its registers spill a little).
+struct blocks8 : algo::detail::group::oa_tuning {
+  static constexpr int build_min_blocks = 8;
+};
+
 template <class Tuning>
 void check_tuning(const char* name) {
   struct c_t {
@@ -336,10 +341,12 @@ void check_tuning(const char* name) {
 }
 }  // namespace
 
-TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions first", "[cuda][group][tuning]") {
+TEST_CASE("cuda group_reduce, build tunings: records grouped into partitions first; the build kernel capped",
+          "[cuda][group][tuning]") {
   check_tuning<partitions32>("32 partitions");
   check_tuning<partitions8_grown>("8 partitions, 64 KB first table grown, report every 16, no front table");
   check_tuning<partitions16_on_growth>("16 partitions once a 64 KB first table overflows");
+  check_tuning<blocks8>("the build kernel at 8 blocks an SM");
 }
 
 // ---- the partitioned build (detail/group/partitioned.cuh), forced at test sizes --------------------

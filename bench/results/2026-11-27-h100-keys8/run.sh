@@ -10,6 +10,8 @@
 #   STEP=group   build and run the group-by tests, bench_group (the group_reduce section: the batched
 #                reads and their "one read at a time" rows), keys_sweep at L = 4, 256, 4096 (the
 #                ordered look-back's initial delay)
+#   STEP=group2  the group-by tests, bench_group, and ncu of the one-table build kernel at f32
+#                uniform m = 2^20 (the default's and the one capped to 8 blocks an SM)
 #   STEP=build   everything (all, bench, select_bench) into /tmp/fb
 #   STEP=suite   the whole CTest suite (as the final runs of 2026-11-27 left out: -E _large, the
 #                compile-only and /usr/bin/cmake docs checks, which run in CI) and compute-sanitizer
@@ -63,6 +65,21 @@ group)
   timeout 100 /tmp/fb/bench/keys_sweep --L 4,256,4096 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
   echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | grep -E "cub|ordered|classic dflt" | cut -c1-110
+  ;;
+group2)
+  configure
+  timeout 420 ninja -C /tmp/fb -k 0 -j 16 bench/bench_group test/test_cuda_group_strategies test/test_cuda_group_reduce > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_group_strategies "~[large]"
+  t test_cuda_group_reduce "~[large]"
+  timeout 200 /tmp/fb/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$C" > "$R/bench_group.log" 2>&1
+  echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "thrust|algo::cuda \(open|one table|forced|8 blocks|!!" "$R/bench_group.log" | grep -v locked | cut -c1-120
+  timeout 150 ncu --kernel-name regex:oa_build_kernel --launch-count 2 --section SpeedOfLight --section Occupancy \
+    --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+    /tmp/fb/bench/bench_group --only group_reduce --case "f32 uniform m=2^20" --impl "oa tuning: 8 blocks" --reps 1 > "$R/ncu_2p20.txt" 2>&1
+  echo "ncu rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "oa_build_kernel|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issued Warp|No Eligible|Stall|L2 Hit|Mem Busy|Max Bandwidth|Memory Throughput|Compute \(SM\)" "$R/ncu_2p20.txt" | cut -c1-150 | head -60
   ;;
 build)
   configure

@@ -37,6 +37,10 @@ struct oa_tuning {
   static constexpr int report_every = 4;
   /// The shared-memory table in front of the global one (0: none).
   static constexpr std::size_t front_bytes = 32768;
+  /// The build kernel's blocks a multiprocessor holds at least (oa_build_kernel_capped: its
+  /// registers capped to fit; 0: oa_build_kernel, ptxas's choice, 38 registers for 4-byte keys:
+  /// 6 blocks). Its speed follows its resident warps (group_by.md, 2026-11-27 "batched reads").
+  static constexpr int build_min_blocks = 0;
   /// The first global table (grown when the keys pass its load limit). 64 MB: 2^22 slots of 16
   /// bytes. (32 MB stays in the H100's 50 MB L2 and is faster at m = 2^20, 2.70 against 3.26 ms,
   /// but slower where it must grow: 14.1 against 9.9 ms at m = 2^24, 7.3 against 5.2 on Zipf keys.)
@@ -98,11 +102,12 @@ struct stored_index {
 };
 
 
-template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
-          class IdxIt = identity_index>
-__global__ void __launch_bounds__(threads)
-    oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
-                    unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
+/// The build's body; its kernels below (the default, and one whose registers are capped so that
+/// a multiprocessor holds MinBlocks blocks: oa_tuning::build_min_blocks).
+template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash, class IdxIt>
+__device__ __forceinline__ void oa_build(Table table, KeyIt keys, ValIt values, long long n, Hash hash,
+                                         build_status* status, unsigned long long limit, unsigned long long max_probes,
+                                         IdxIt index, int shift) {
   static_assert(ReportEvery >= 1 && items % ReportEvery == 0, "report_every divides the items per thread");
   constexpr int report_every = ReportEvery;
   using K = typename Table::key_type;
@@ -262,6 +267,21 @@ __global__ void __launch_bounds__(threads)
       report();
     }
   }
+}
+
+template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash,
+          class IdxIt = identity_index>
+__global__ void __launch_bounds__(threads)
+    oa_build_kernel(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
+                    unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
+  oa_build<FrontSlots, ReportEvery, Table, Front>(table, keys, values, n, hash, status, limit, max_probes, index, shift);
+}
+template <int MinBlocks, int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt,
+          class Hash, class IdxIt = identity_index>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    oa_build_kernel_capped(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
+                           unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
+  oa_build<FrontSlots, ReportEvery, Table, Front>(table, keys, values, n, hash, status, limit, max_probes, index, shift);
 }
 
 /// hc::clear_table_kernel unless the build already stopped (the sample sent the call to the

@@ -115,8 +115,14 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // (sample: the first build starts with the sample of partitioned.cuh and returns -2, having
     // built nothing, when it chose the partitioned build)
     const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up, bool sample = false) -> std::int64_t {
-      const auto kernel = oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
-                                          decltype(index)>;
+      const auto kernel = [] {
+        if constexpr (Tuning::build_min_blocks > 0)
+          return oa_build_kernel_capped<Tuning::build_min_blocks, front_n, Tuning::report_every, Table, Front,
+                                        decltype(bk), decltype(bv), Hash, decltype(index)>;
+        else
+          return oa_build_kernel<front_n, Tuning::report_every, Table, Front, decltype(bk), decltype(bv), Hash,
+                                 decltype(index)>;
+      }();
       int per_sm = 0;
       check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), name,
                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
