@@ -509,3 +509,37 @@ TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cu
 TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[cuda][group][partitioned]") {
   check_partitioned_not_bitwise();
 }
+
+// ---- the default's sample (detail/group/device.cuh): spread over the input, read by the host ---------
+TEST_CASE("cuda group_reduce, the sample: few keys where it looks, many elsewhere; sorted keys",
+          "[cuda][group][sample]") {
+  const std::int64_t n = (std::int64_t(1) << 18) + 5;  // sampled (2^18 records or more): every 64th record
+  const std::int64_t stride = n / 4096;
+  std::vector<std::int32_t> hot(static_cast<std::size_t>(n)), sorted(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    // the sampled positions hold 64 keys (no singletons: the 2 MB first table), the others ~2^18
+    // distinct ones (more than it holds: it grows)
+    hot[static_cast<std::size_t>(i)] =
+        i % stride == 0 && i / stride < 4096 ? static_cast<std::int32_t>((i / stride) % 64)
+                                             : static_cast<std::int32_t>(1000 + i);
+    sorted[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i / 4);  // runs of 4, in order
+  }
+  const auto hv = make_values<std::int32_t>(n, 77);
+  for (const auto* hk : {&hot, &sorted}) {
+    const device_buffer<std::int32_t> keys(*hk);
+    const device_buffer<std::int32_t> vals(hv);
+    device_buffer<std::int32_t> ko(hk->size()), vo(hk->size());
+    ko.fill_sentinel();
+    vo.fill_sentinel();
+    const std::int64_t m = algo::group_reduce(algo::cuda, keys.begin(), keys.end(), vals.begin(), ko.begin(), vo.begin());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto ref = ref_group_reduce<std::int32_t>(*hk, hv, algo::plus<>{});
+    INFO((hk == &hot ? "few keys at the sampled positions" : "sorted keys") << ", n = " << n);
+    REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+    const auto gk = ko.download();
+    const auto gv = vo.download();
+    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+    REQUIRE(std::vector<std::int32_t>(gv.begin(), gv.begin() + m) == ref.values);
+    REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+  }
+}

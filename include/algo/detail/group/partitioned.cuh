@@ -3,12 +3,13 @@
 // first put in order of the top P bits of their keys' hashes, as a radix sort's passes would put
 // them, then each partition (about 2048 records, P from n) is aggregated in one block's shared
 // memory. The driver (device.cuh) switches to it from what the first records show (sample).
-//   sample     sample_kernel: the first 4096 records' keys in a block's shared set; if most of
-//              them are records whose key appears once there (Good-Turing: the share of the
-//              records that will meet a key seen rarely, i.e. a table far larger than the shared
-//              one) and the others are either on a few hot keys (skewed) or rare enough that
-//              uniform keys would number millions, the build status says so (abort = 1,
-//              mode_partitioned) and the one-table kernels launched after it return at once
+//   sample     sample_kernel: 4096 records' keys, spread evenly over the input, in a block's
+//              shared set; if most of them are records whose key appears once there (Good-Turing:
+//              the share of the records that will meet a key seen rarely, i.e. a table far larger
+//              than the shared one) and the others are either on a few hot keys (skewed) or rare
+//              enough that uniform keys would number millions, the build status says so
+//              (mode_partitioned); it also holds the sample's distinct keys and singletons, which
+//              the host reads (device.cuh: the one table's first size)
 //   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
 //              shared memory, P <= 15; one read of the keys)
 //   plan       partition_plan_kernel (one block): the partitions' bounds (exclusive sums of the
@@ -58,9 +59,10 @@ inline constexpr int sample_slots = 8192;
 /// build_status::pad after the sample: the records go to the partitioned build.
 inline constexpr unsigned mode_partitioned = 1;
 
-/// One block of `threads`: the first min(n, 4096) keys into a shared set of 32-bit hash tags;
-/// singletons = sample records whose key appears once, repeated = the others; the partitioned
-/// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
+/// One block of `threads`: min(n, 4096) keys, every (n / 4096)-th, into a shared set of 32-bit hash
+/// tags; singletons = sample records whose key appears once, repeated = the others. The status
+/// gets the sample's distinct keys (claimed) and singletons (records), and the partitioned build
+/// (status->pad = mode_partitioned) when singletons > `min_singletons`
 /// and either the repeats are skewed (skew > 0 and repeated >= skew x the keys seen twice or
 /// more: hot keys and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
 /// so m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
@@ -79,9 +81,11 @@ __global__ void __launch_bounds__(threads)
   }
   __syncthreads();
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
+  const long long stride = n / s;  // (clustered keys, e.g. sorted ones: the first records alone would
+                                   // show a few keys of a great many)
   unsigned fresh = 0;
   for (int i = threadIdx.x; i < s; i += threads) {
-    const std::uint64_t h = hc::hash_of(hash, keys[i]);
+    const std::uint64_t h = hc::hash_of(hash, keys[static_cast<long long>(i) * stride]);
     const unsigned tag = static_cast<unsigned>(h >> 32) | 1u;
     unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
     for (int probe = 0; probe < sample_slots; ++probe, slot = (slot + 1) & (sample_slots - 1)) {
@@ -110,10 +114,10 @@ __global__ void __launch_bounds__(threads)
     const unsigned repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
     // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
     // so few repeats that uniform keys would number over s^2 / max_repeated
-    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated)) {
+    status->claimed = s_new;
+    status->records = singles;
+    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated))
       status->pad = mode_partitioned;
-      status->abort = 1u;
-    }
   }
 }
 
