@@ -12,6 +12,7 @@
 #                ordered look-back's initial delay)
 #   STEP=group2  the group-by tests, bench_group, and ncu of the one-table build kernel at f32
 #                uniform m = 2^20 (the default's and the one capped to 8 blocks an SM)
+#   STEP=group3  the group-by tests (memcheck of the sample's), bench_group
 #   STEP=build   everything (all, bench, select_bench) into /tmp/fb
 #   STEP=suite   the whole CTest suite (as the final runs of 2026-11-27 left out: -E _large, the
 #                compile-only and /usr/bin/cmake docs checks, which run in CI) and compute-sanitizer
@@ -80,6 +81,18 @@ group2)
     /tmp/fb/bench/bench_group --only group_reduce --case "f32 uniform m=2^20" --impl "oa tuning: 8 blocks" --reps 1 > "$R/ncu_2p20.txt" 2>&1
   echo "ncu rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "oa_build_kernel|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issued Warp|No Eligible|Stall|L2 Hit|Mem Busy|Max Bandwidth|Memory Throughput|Compute \(SM\)" "$R/ncu_2p20.txt" | cut -c1-150 | head -60
+  ;;
+group3)
+  configure
+  timeout 420 ninja -C /tmp/fb -k 0 -j 16 bench/bench_group test/test_cuda_group_strategies test/test_cuda_group_reduce > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_group_strategies "~[large]"
+  t test_cuda_group_reduce "~[large]"
+  ALGO_TEST_SMALL=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_cuda_group_strategies "[sample]" > "$R/memcheck_sample.txt" 2>&1
+  echo "memcheck [sample] rc $? $(grep -E 'ERROR SUMMARY|test cases' "$R/memcheck_sample.txt" | tr '\n' ' ')"
+  timeout 200 /tmp/fb/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$C" > "$R/bench_group.log" 2>&1
+  echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "thrust|algo::cuda \(open|one table|forced|first table|!!" "$R/bench_group.log" | grep -v locked | cut -c1-120
   ;;
 build)
   configure
