@@ -96,7 +96,7 @@ group3)
   ;;
 build)
   configure
-  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench > "$R/build.log" 2>&1
+  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group > "$R/build.log" 2>&1
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -2 "$R/build.log"
   echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
   ;;
@@ -107,9 +107,8 @@ suite)
   grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
   echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
   san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-90} compute-sanitizer --tool $tool --error-exitcode 9 $B/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
-  { san memcheck test_cuda_keyed_strategies "~[large]"; san memcheck test_cuda_segmented "[offsets],[long],[errors]"
-    san memcheck test_cuda_scan_ordered "~[large]"; san racecheck test_cuda_scan_ordered "[ordered]"
-    san memcheck test_cuda_group_strategies "[fancy]"; } 2>&1 | tee "$R/sanitizer.txt"
+  { san memcheck test_cuda_group_strategies "[sample],[fancy],[tuning]"; san racecheck test_cuda_group_strategies "[sample]"
+    san memcheck test_cuda_group_reduce "[cuda]"; san memcheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
   echo "sanitizers t+$(( $(date +%s) - t0 ))"
   ;;
 bench)
@@ -117,7 +116,7 @@ bench)
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"; tail -3 "$R/bench.log"
   timeout 150 /tmp/fb/bench/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "$C" > "$R/select.log" 2>&1
   echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
-  grep -E "^ *(reduce_by_key|scan_by_key) " "$R/bench.log" | grep -E " cub |algo::cuda\"?$|algo::cuda " | cut -c1-130 | head -40
+  grep -E "^ *group_reduce " "$R/bench.log" | grep -E "thrust|\(open_addressing\)|no switch|forced" | cut -c1-120
   ;;
 esac
 } > "$S" 2>&1

@@ -83,9 +83,20 @@ __global__ void __launch_bounds__(threads)
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
   const long long stride = n / s;  // (clustered keys, e.g. sorted ones: the first records alone would
                                    // show a few keys of a great many)
+  // the thread's hashes first, their scattered loads in flight together (one DRAM round trip, not
+  // one a record)
+  constexpr int per_thread = sample_records / threads;
+  std::uint64_t hs[per_thread];
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    const int i = static_cast<int>(threadIdx.x) + j * threads;
+    hs[j] = i < s ? hc::hash_of(hash, keys[static_cast<long long>(i) * stride]) : 0;
+  }
   unsigned fresh = 0;
-  for (int i = threadIdx.x; i < s; i += threads) {
-    const std::uint64_t h = hc::hash_of(hash, keys[static_cast<long long>(i) * stride]);
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    if (static_cast<int>(threadIdx.x) + j * threads >= s) break;
+    const std::uint64_t h = hs[j];
     const unsigned tag = static_cast<unsigned>(h >> 32) | 1u;
     unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
     for (int probe = 0; probe < sample_slots; ++probe, slot = (slot + 1) & (sample_slots - 1)) {
