@@ -13,6 +13,8 @@
 #   STEP=group2  the group-by tests, bench_group, and ncu of the one-table build kernel at f32
 #                uniform m = 2^20 (the default's and the one capped to 8 blocks an SM)
 #   STEP=group3  the group-by tests (memcheck of the sample's), bench_group
+#   STEP=final   the bench and the group-by tests built, run (memcheck of the group tests' new cases),
+#                then the full bench and select_bench
 #   STEP=build   everything (all, bench, select_bench) into /tmp/fb
 #   STEP=suite   the whole CTest suite (as the final runs of 2026-11-27 left out: -E _large, the
 #                compile-only and /usr/bin/cmake docs checks, which run in CI) and compute-sanitizer
@@ -93,6 +95,21 @@ group3)
   timeout 200 /tmp/fb/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$C" > "$R/bench_group.log" 2>&1
   echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "thrust|algo::cuda \(open|one table|forced|first table|!!" "$R/bench_group.log" | grep -v locked | cut -c1-120
+  ;;
+final)
+  configure
+  timeout 400 ninja -C /tmp/fb -k 0 -j 16 bench/bench bench/select_bench test/test_cuda_group_strategies \
+    test/test_cuda_group_reduce > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_group_strategies "~[large]"
+  t test_cuda_group_reduce "~[large]"
+  san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-90} compute-sanitizer --tool $tool --error-exitcode 9 $B/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
+  { san memcheck test_cuda_group_strategies "[sample],[fancy],[tuning]"; san memcheck test_cuda_group_reduce "[cuda]"; } 2>&1 | tee "$R/sanitizer.txt"
+  timeout ${BENCH_LIMIT:-300} /tmp/fb/bench/bench --csv "$R/bench.csv" --commit "$C" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+  timeout 100 /tmp/fb/bench/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "$C" > "$R/select.log" 2>&1
+  echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *group_reduce " "$R/bench.log" | grep -E "thrust|\(open_addressing\)|no switch|forced" | cut -c1-120
   ;;
 build)
   configure

@@ -80,13 +80,6 @@ struct oa_tuning {
   static constexpr int scatter_blocks = 4;
 };
 
-/// The one table's first size when the sample (partitioned.cuh) shows few keys: under 1 in
-/// few_keys_singletons of its records have a key seen once there (Good-Turing: the keys it did not
-/// see hold about that share of the records). H100, m = 1024 (2026-11-27, "first table 2 MB" rows):
-/// 0.75 against 0.83 ms (64 MB: clearing it, scanning it and its L2 footprint).
-inline constexpr std::size_t few_keys_first_bytes = std::size_t(2) << 20;
-inline constexpr unsigned long long few_keys_singletons = 32;
-
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power
 /// of two, at least 128 (else none).
 template <class Slot, std::size_t Bytes = oa_tuning::front_bytes>
@@ -289,6 +282,17 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     oa_build_kernel_capped(Table table, KeyIt keys, ValIt values, long long n, Hash hash, build_status* status,
                            unsigned long long limit, unsigned long long max_probes, IdxIt index = {}, int shift = 0) {
   oa_build<FrontSlots, ReportEvery, Table, Front>(table, keys, values, n, hash, status, limit, max_probes, index, shift);
+}
+
+/// hc::clear_table_kernel unless the build already stopped (the sample sent the call to the
+/// partitioned build: the one-table kernels after it do nothing).
+template <class Table>
+__global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
+  if (build_stopped(gate)) return;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
+       i += stride)
+    hc::clear_slot<Table>(t.slots[i]);
 }
 
 template <class = void>

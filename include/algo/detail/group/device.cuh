@@ -12,22 +12,18 @@
 //            again in a larger table (a few % of the input was wasted). The largest size holds
 //            every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
-//   switch   open_addressing, n >= 2^18: a sample of 4096 records spread over the input
-//            (partitioned.cuh), which the host reads (one synchronization); when most of them have
-//            keys seen once and at most 4 are on repeated keys (near-uniform keys over ~2^22: the
-//            table would outgrow the L2; the partitioned build lost to one table at uniform 2^20
-//            and on Zipf keys, H100), the partitioned build runs: radix-style scatter passes by
+//   switch   open_addressing, n >= 2^18: the first build starts with a sample of 4096 records
+//            spread over the input (partitioned.cuh); when most of them have keys seen once and at most 4 are on
+//            repeated keys (near-uniform keys over ~2^22: the table would outgrow the L2; the
+//            partitioned build lost to one table at uniform 2^20 and on Zipf keys, H100), that build does nothing and, after the call's
+//            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
 //            an overflow table, appended to the list after; each group in the list's region for
 //            the 2048 input positions its first index lies in), then a block a region writes its
 //            groups at their ranks (a bit map of the region's first appearances in shared memory).
-//            If its overflow table fills up, one table is built as before. Otherwise one table,
-//            whose first size is 2 MB instead of 64 MB when under 1 in 32 of the sample's records
-//            have a key seen once there (Good-Turing: the keys not seen hold under ~3 % of the
-//            records; few keys, e.g. m = 1024: less to clear, to scan and to keep in the L2; more
-//            keys than the sample showed grow it as above). oa_tuning::table_choice forces either
-//            build (tests, bench rows).
+//            If its overflow table fills up, one table is built as before. oa_tuning::
+//            table_choice forces either build (tests, bench rows).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
 //            rank of a group = the number of first appearances before its own = its output position
@@ -36,7 +32,8 @@
 //            at the next rank (the outputs written in order); locked_chaining: every group
 //            writes its key and aggregate at its rank
 // The number of groups comes back to the host with the build's status (one synchronization per
-// build, and one for the sample), so calls are refused under graph capture, as reduce_by_key's are.
+// build: one for few distinct keys, two when the sample picks the partitioned build), so calls
+// are refused under graph capture, as reduce_by_key's are.
 //
 // One file a pass: build.cuh (with partition.cuh, the open-addressing build's optional pre-pass),
 // partitioned.cuh (the sample and the partitioned build), rank.cuh, emit.cuh; common.cuh holds what they share. This file is the driver: the table sizes
@@ -115,7 +112,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // grouped into partitions) until one holds every key.
     // (bits: the partition bits of the records' order, 0 for input order; give_up: return -1 when
     // the table overflows, cap then set from the estimate, instead of growing it)
-    const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up) -> std::int64_t {
+    // (sample: the first build starts with the sample of partitioned.cuh and returns -2, having
+    // built nothing, when it chose the partitioned build)
+    const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up, bool sample = false) -> std::int64_t {
       const auto kernel = [] {
         if constexpr (Tuning::build_min_blocks > 0)
           return oa_build_kernel_capped<Tuning::build_min_blocks, front_n, Tuning::report_every, Table, Front,
@@ -140,13 +139,26 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           while ((1ull << (64 - shift - 1)) >= cap && shift < 63) ++shift;
         clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
         cuda::check_launch(name, "clear_status_kernel");
-        hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
-        cuda::check_launch(name, "clear_table_kernel");
+        if (sample) {
+          // the partitioned build's sample: when it chooses that build, it stops this one before
+          // it starts (the kernels below return at once)
+          sample_kernel<<<1, threads, 0, p.stream>>>(keys, static_cast<long long>(n), hash, status,
+                                                     Tuning::partition_singletons, Tuning::partition_repeated,
+                                                     Tuning::partition_skew);
+          cuda::check_launch(name, "sample_kernel");
+          clear_table_gated_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap, status);
+          cuda::check_launch(name, "clear_table_gated_kernel");
+        } else {
+          hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
+          cuda::check_launch(name, "clear_table_kernel");
+        }
         kernel<<<grid, threads, 0, p.stream>>>(table, bk, bv, static_cast<long long>(n), hash, status, limit,
                                                last ? ~0ull : max_probes_growing, index, shift);
         cuda::check_launch(name, "oa_build_kernel");
-        rank_count(name, p, table, cap, rb, status);
+        rank_count(name, p, table, cap, rb, status, sample);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
+        if (sample && st.abort && st.pad == mode_partitioned) return -2;
+        sample = false;
         if (!st.abort) {
           rank_emit_in_order(name, p, table, rb, keys, hash, shift, ko, vo);
           return static_cast<std::int64_t>(st.total);
@@ -338,26 +350,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     } else {
       if constexpr (can_partition) {
         if (n < (std::int64_t(1) << 30)) {
-          bool part = Tuning::table_choice == table_choice_partitioned;
-          if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records) {
-            clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
-            cuda::check_launch(name, "clear_status_kernel");
-            sample_kernel<<<1, threads, 0, p.stream>>>(keys, static_cast<long long>(n), hash, status,
-                                                       Tuning::partition_singletons, Tuning::partition_repeated,
-                                                       Tuning::partition_skew);
-            cuda::check_launch(name, "sample_kernel");
-            const build_status s = cuda::copy_to_host(name, status, p.stream);
-            part = s.pad == mode_partitioned;
-            // few keys (the sample's singletons, status.records, under 1 in 32 of its records): the
-            // small first table
-            if (!part && s.records * few_keys_singletons <= static_cast<unsigned long long>(sample_records))
-              cap = std::min(cap, std::max<unsigned long long>(few_keys_first_bytes / sizeof(Slot), 1024));
-          }
-          if (part) {
-            const std::int64_t groups = partitioned_build(0);
-            if (groups >= 0) return groups;
-          }
-          // (the overflow table overflowed: one table, grown as it needs)
+          std::int64_t groups = -2;
+          if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records)
+            groups = build(keys, values, identity_index{}, 0, false, true);
+          if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records))
+            groups = partitioned_build(0);
+          if (groups >= 0) return groups;
+          // the overflow table overflowed: one table, grown as it needs
         }
       }
       return build(keys, values, identity_index{}, 0, false);

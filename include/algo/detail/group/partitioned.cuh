@@ -7,9 +7,8 @@
 //              shared set; if most of them are records whose key appears once there (Good-Turing:
 //              the share of the records that will meet a key seen rarely, i.e. a table far larger
 //              than the shared one) and the others are either on a few hot keys (skewed) or rare
-//              enough that uniform keys would number millions, the build status says so
-//              (mode_partitioned); it also holds the sample's distinct keys and singletons, which
-//              the host reads (device.cuh: the one table's first size)
+//              enough that uniform keys would number millions, the build status says so (abort = 1,
+//              mode_partitioned) and the one-table kernels launched after it return at once
 //   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
 //              shared memory, P <= 15; one read of the keys)
 //   plan       partition_plan_kernel (one block): the partitions' bounds (exclusive sums of the
@@ -60,9 +59,8 @@ inline constexpr int sample_slots = 8192;
 inline constexpr unsigned mode_partitioned = 1;
 
 /// One block of `threads`: min(n, 4096) keys, every (n / 4096)-th, into a shared set of 32-bit hash
-/// tags; singletons = sample records whose key appears once, repeated = the others. The status
-/// gets the sample's distinct keys (claimed) and singletons (records), and the partitioned build
-/// (status->pad = mode_partitioned) when singletons > `min_singletons`
+/// tags; singletons = sample records whose key appears once, repeated = the others; the partitioned
+/// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
 /// and either the repeats are skewed (skew > 0 and repeated >= skew x the keys seen twice or
 /// more: hot keys and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
 /// so m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
@@ -125,10 +123,10 @@ __global__ void __launch_bounds__(threads)
     const unsigned repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
     // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
     // so few repeats that uniform keys would number over s^2 / max_repeated
-    status->claimed = s_new;
-    status->records = singles;
-    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated))
+    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated)) {
       status->pad = mode_partitioned;
+      status->abort = 1u;
+    }
   }
 }
 

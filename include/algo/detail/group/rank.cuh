@@ -23,8 +23,12 @@
 namespace algo::detail::group {
 
 // ---- rank: first appearances counted -------------------------------------------------------------
+/// (gate: when given and its build stopped, nothing: that build is thrown away, and its table may
+/// not even have been cleared, when the sample sent the call to the partitioned build)
 template <class Table>
-__global__ void __launch_bounds__(threads) mark_first_kernel(Table t, unsigned long long count, unsigned* bits) {
+__global__ void __launch_bounds__(threads)
+    mark_first_kernel(Table t, unsigned long long count, unsigned* bits, const build_status* gate = nullptr) {
+  if (gate && build_stopped(gate)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < count;
        i += stride)
@@ -102,13 +106,14 @@ struct rank_buffers {
         prefix(p, static_cast<std::size_t>(words) * sizeof(unsigned long long)) {}
 };
 
-/// mark + partials + spine (status->total = the number of groups).
+/// mark + partials + spine (status->total = the number of groups); gated: no marks when the build
+/// stopped.
 template <class Table>
 void rank_count(const char* name, const device_policy_base& p, const Table& t, unsigned long long count,
-                rank_buffers& rb, build_status* status) {
+                rank_buffers& rb, build_status* status, bool gated = false) {
   check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
-  mark_first_kernel<<<grid_for(static_cast<long long>(count)), threads, 0, p.stream>>>(t, count,
-                                                                                       rb.bits.as<unsigned>());
+  mark_first_kernel<<<grid_for(static_cast<long long>(count)), threads, 0, p.stream>>>(
+      t, count, rb.bits.as<unsigned>(), gated ? status : nullptr);
   cuda::check_launch(name, "mark_first_kernel");
   rank_partials_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
       rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>());
