@@ -510,15 +510,15 @@ TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[c
   check_partitioned_not_bitwise();
 }
 
-// ---- the default's sample (detail/group/partitioned.cuh): 4096 records spread over the input ---------
-TEST_CASE("cuda group_reduce, the sample: few keys where it looks, many elsewhere; sorted keys",
+// ---- clustered keys through the default's sample (detail/group/partitioned.cuh) ----------------------
+TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and distinct ones between; sorted keys",
           "[cuda][group][sample]") {
-  const std::int64_t n = (std::int64_t(1) << 18) + 5;  // sampled (2^18 records or more): every 64th record
+  const std::int64_t n = (std::int64_t(1) << 18) + 5;  // sampled (2^18 records or more)
   const std::int64_t stride = n / 4096;
   std::vector<std::int32_t> hot(static_cast<std::size_t>(n)), sorted(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
-    // the sampled positions hold 64 keys (the sample sees no singletons: one table), the others
-    // ~2^18 distinct ones
+    // every 64th record holds one of 64 keys, the others ~2^18 distinct ones (a sample of every
+    // 64th record would see no singletons, the first 4096 records nearly only singletons)
     hot[static_cast<std::size_t>(i)] =
         i % stride == 0 && i / stride < 4096 ? static_cast<std::int32_t>((i / stride) % 64)
                                              : static_cast<std::int32_t>(1000 + i);

@@ -3,11 +3,11 @@
 // first put in order of the top P bits of their keys' hashes, as a radix sort's passes would put
 // them, then each partition (about 2048 records, P from n) is aggregated in one block's shared
 // memory. The driver (device.cuh) switches to it from what the first records show (sample).
-//   sample     sample_kernel: 4096 records' keys, spread evenly over the input, in a block's
-//              shared set; if most of them are records whose key appears once there (Good-Turing:
-//              the share of the records that will meet a key seen rarely, i.e. a table far larger
-//              than the shared one) and the others are either on a few hot keys (skewed) or rare
-//              enough that uniform keys would number millions, the build status says so (abort = 1,
+//   sample     sample_kernel: the first 4096 records' keys in a block's shared set; if most of
+//              them are records whose key appears once there (Good-Turing: the share of the
+//              records that will meet a key seen rarely, i.e. a table far larger than the shared
+//              one) and the others are either on a few hot keys (skewed) or rare enough that
+//              uniform keys would number millions, the build status says so (abort = 1,
 //              mode_partitioned) and the one-table kernels launched after it return at once
 //   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
 //              shared memory, P <= 15; one read of the keys)
@@ -58,8 +58,8 @@ inline constexpr int sample_slots = 8192;
 /// build_status::pad after the sample: the records go to the partitioned build.
 inline constexpr unsigned mode_partitioned = 1;
 
-/// One block of `threads`: min(n, 4096) keys, every (n / 4096)-th, into a shared set of 32-bit hash
-/// tags; singletons = sample records whose key appears once, repeated = the others; the partitioned
+/// One block of `threads`: the first min(n, 4096) keys into a shared set of 32-bit hash tags;
+/// singletons = sample records whose key appears once, repeated = the others; the partitioned
 /// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
 /// and either the repeats are skewed (skew > 0 and repeated >= skew x the keys seen twice or
 /// more: hot keys and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
@@ -79,22 +79,9 @@ __global__ void __launch_bounds__(threads)
   }
   __syncthreads();
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
-  const long long stride = n / s;  // (clustered keys, e.g. sorted ones: the first records alone would
-                                   // show a few keys of a great many)
-  // the thread's hashes first, their scattered loads in flight together (one DRAM round trip, not
-  // one a record)
-  constexpr int per_thread = sample_records / threads;
-  std::uint64_t hs[per_thread];
-#pragma unroll
-  for (int j = 0; j < per_thread; ++j) {
-    const int i = static_cast<int>(threadIdx.x) + j * threads;
-    hs[j] = i < s ? hc::hash_of(hash, keys[static_cast<long long>(i) * stride]) : 0;
-  }
   unsigned fresh = 0;
-#pragma unroll
-  for (int j = 0; j < per_thread; ++j) {
-    if (static_cast<int>(threadIdx.x) + j * threads >= s) break;
-    const std::uint64_t h = hs[j];
+  for (int i = threadIdx.x; i < s; i += threads) {
+    const std::uint64_t h = hc::hash_of(hash, keys[i]);
     const unsigned tag = static_cast<unsigned>(h >> 32) | 1u;
     unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
     for (int probe = 0; probe < sample_slots; ++probe, slot = (slot + 1) & (sample_slots - 1)) {
