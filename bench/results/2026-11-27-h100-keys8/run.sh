@@ -15,6 +15,7 @@
 #   STEP=group3  the group-by tests (memcheck of the sample's), bench_group
 #   STEP=final   the bench and the group-by tests built, run (memcheck of the group tests' new cases),
 #                then the full bench and select_bench
+#   STEP=check   the group strategies' tests alone (the final tree's [sample] case)
 #   STEP=build   everything (all, bench, select_bench) into /tmp/fb
 #   STEP=suite   the whole CTest suite (as the final runs of 2026-11-27 left out: -E _large, the
 #                compile-only and /usr/bin/cmake docs checks, which run in CI) and compute-sanitizer
@@ -110,6 +111,14 @@ final)
   timeout 100 /tmp/fb/bench/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "$C" > "$R/select.log" 2>&1
   echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *group_reduce " "$R/bench.log" | grep -E "thrust|\(open_addressing\)|no switch|forced" | cut -c1-120
+  ;;
+check)
+  configure
+  timeout 300 ninja -C /tmp/fb -k 0 -j 16 test/test_cuda_group_strategies > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_group_strategies "~[large]"
+  ALGO_TEST_SMALL=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_cuda_group_strategies "[sample]" > "$R/memcheck_sample.txt" 2>&1
+  echo "memcheck [sample] rc $? $(grep -E 'ERROR SUMMARY|test cases' "$R/memcheck_sample.txt" | tr '\n' ' ')"
   ;;
 build)
   configure
