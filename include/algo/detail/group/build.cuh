@@ -39,7 +39,9 @@ struct oa_tuning {
   static constexpr std::size_t front_bytes = 32768;
   /// The build kernel's blocks a multiprocessor holds at least (oa_build_kernel_capped: its
   /// registers capped to fit; 0: oa_build_kernel, ptxas's choice, 38 registers for 4-byte keys:
-  /// 6 blocks). Its speed follows its resident warps (group_by.md, 2026-11-27 "batched reads").
+  /// 6 blocks of 256). At 8 (32 registers, 32 bytes of spills) it was slower at uniform 2^20
+  /// (3.56 against 2.92 ms) and on Zipf keys, faster only at Zipf 1024 (H100, group_by.md:
+  /// the table's L2 misses bound the build there, and more warps add to them).
   static constexpr int build_min_blocks = 0;
   /// The first global table (grown when the keys pass its load limit). 64 MB: 2^22 slots of 16
   /// bytes. (32 MB stays in the H100's 50 MB L2 and is faster at m = 2^20, 2.70 against 3.26 ms,
