@@ -68,6 +68,14 @@ using Heads = seg::key_heads<const int*, Eq>;
 using Phase = algo::warp_phase::shfl_t;
 using Block = algo::block_scan::warp_scans_t;
 
+/// The row's look-back: classic, the fixed-anchor one ("det") or the ordered one (Det with a tuning
+/// derived from ordered_tuning_base).
+template <class Tuning, bool Det>
+std::string kind() {
+  if (!Det) return "classic ";
+  return std::is_base_of<adc::ordered_tuning_base, Tuning>::value ? "ordered " : "det ";
+}
+
 /// Det: the fixed-anchor look-back, or the ordered one for tunings derived from its base.
 template <class Tuning, bool Det, class P>
 void run_problem(const P& p) {
@@ -190,8 +198,7 @@ struct ctx {
 
   template <class Tuning, bool Det>
   void variant(const std::string& name, bool timing_only = false) {
-    const std::string impl = std::string(!Det ? "classic " : std::is_base_of<adc::ordered_tuning_base, Tuning>::value ? "ordered " : "det ") +
-                             name + (timing_only ? " (timing only)" : "");
+    const std::string impl = kind<Tuning, Det>() + name + (timing_only ? " (timing only)" : "");
     const double sbytes = 12.0 * n, rbytes = 8.0 * n;
     if (stats_mode) return;
     timed("scan_by_key", impl, [&] { scan_by_key<Tuning, Det>(keys, v, out, n); }, sbytes, !timing_only, false);
@@ -200,16 +207,10 @@ struct ctx {
   }
   template <class Tuning, bool Det>
   void stats_variant(const std::string& name) {
-    const std::string impl = std::string(!Det ? "classic " : std::is_base_of<adc::ordered_tuning_base, Tuning>::value ? "ordered " : "det ") + name;
+    const std::string impl = kind<Tuning, Det>() + name;
     stats_of<Tuning, Det>("scan_by_key", impl, 0);
     stats_of<Tuning, Det>("reduce_by_key", impl, 1);
     stats_of<Tuning, Det>("plain_scan", impl, 2);
-  }
-  template <class Tuning, bool Det>
-  void plain_variant(const std::string& name, bool timing_only = false) {
-    if (stats_mode || profile_mode) return;
-    const std::string impl = std::string(Det ? "det " : "classic ") + name + (timing_only ? " (timing only)" : "");
-    timed("plain_scan", impl, [&] { plain_scan<Tuning, Det>(v, out, n); }, 8.0 * n, false, false);
   }
 };
 

@@ -534,7 +534,7 @@ TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and d
     const std::int64_t m = algo::group_reduce(algo::cuda, keys.begin(), keys.end(), vals.begin(), ko.begin(), vo.begin());
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const auto ref = ref_group_reduce<std::int32_t>(*hk, hv, algo::plus<>{});
-    INFO((hk == &hot ? "few keys at the sampled positions" : "sorted keys") << ", n = " << n);
+    INFO((hk == &hot ? "64 keys on every 64th record, distinct ones between" : "sorted keys") << ", n = " << n);
     REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
     const auto gk = ko.download();
     const auto gv = vo.download();

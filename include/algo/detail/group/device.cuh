@@ -12,8 +12,8 @@
 //            again in a larger table (a few % of the input was wasted). The largest size holds
 //            every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
-//   switch   open_addressing, n >= 2^18: the first build starts with a sample of 4096 records
-//            spread over the input (partitioned.cuh); when most of them have keys seen once and at most 4 are on
+//   switch   open_addressing, n >= 2^18: the first build starts with a sample of the first 4096
+//            records (partitioned.cuh); when most of them have keys seen once and at most 4 are on
 //            repeated keys (near-uniform keys over ~2^22: the table would outgrow the L2; the
 //            partitioned build lost to one table at uniform 2^20 and on Zipf keys, H100), that build does nothing and, after the call's
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
