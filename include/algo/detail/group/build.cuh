@@ -291,10 +291,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 template <class Table>
 __global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
   if (build_stopped(gate)) return;
-  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
-       i += stride)
-    hc::clear_slot<Table>(t.slots[i]);
+  hc::clear_slots(t, capacity);
 }
 
 template <class = void>

@@ -510,10 +510,7 @@ template <class Table>
 __global__ void __launch_bounds__(threads)
     clear_overflow_kernel(Table t, unsigned long long capacity, const unsigned* multi) {
   if (no_overflow(multi)) return;
-  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
-  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
-       i += stride)
-    hc::clear_slot<Table>(t.slots[i]);
+  hc::clear_slots(t, capacity);
 }
 
 /// The overflow table's groups appended to the group list, each to its span's region.

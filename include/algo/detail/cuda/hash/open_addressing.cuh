@@ -243,12 +243,18 @@ __device__ void clear_slot(typename Table::slot& s) {
   if constexpr (Table::combiner_type::has_identity) s.value = Table::combiner_type::identity();
 }
 
+/// Empties slots [0, capacity) of t, the grid's threads striding over them (every thread calls it).
 template <class Table>
-__global__ void clear_table_kernel(Table t, unsigned long long capacity) {
+__device__ void clear_slots(const Table& t, unsigned long long capacity) {
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)
     clear_slot<Table>(t.slots[i]);
+}
+
+template <class Table>
+__global__ void clear_table_kernel(Table t, unsigned long long capacity) {
+  clear_slots(t, capacity);
 }
 
 }  // namespace algo::detail::cuda::hash
