@@ -2,7 +2,7 @@
 // program (which alone makes the claims). 2^26 f32 values, int keys in runs of L, against
 // cub::DeviceScan::InclusiveSumByKey and cub::DeviceReduce::ReduceByKey in the same run; the
 // lifted scans (detail/segmented) run straight through run_lookback_tuned /
-// run_deterministic_lookback_tuned / run_ordered_tuned (tunings derived from
+// run_deterministic_lookback_tuned / run_ordered_lookback_tuned (tunings derived from
 // ordered_tuning_base) with bench-only tunings, each output checked against CUB's
 // (bitwise: the values are small integers, exact in float while a run's sum stays below 2^24:
 // runs of 2^20 and over are flagged [WRONG] by this check alone, the order of their adds differing).
@@ -60,11 +60,6 @@ struct ord_delay400 : obase {
 struct ord_delay0 : obase {
   static constexpr unsigned lookback_initial_delay_ns = 0;
 };
-// reduce_by_key runs the pipelined kernel under the ordered tunings (scan/ordered_pipelined.cuh);
-// this one keeps one block a tile
-struct ord_one_block : obase {
-  static constexpr bool ordered_pipeline = false;
-};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -85,7 +80,7 @@ std::string kind() {
 template <class Tuning, bool Det, class P>
 void run_problem(const P& p) {
   if constexpr (Det && std::is_base_of<adc::ordered_tuning_base, Tuning>::value)
-    adc::run_ordered_tuned<Phase, Block, Tuning>(p, 0);
+    adc::run_ordered_lookback_tuned<Phase, Block, Tuning>(p, 0);
   else if constexpr (Det) adc::run_deterministic_lookback_tuned<Phase, Block, Tuning>(p, 0);
   else adc::run_lookback_tuned<Phase, Block, Tuning>(p, 0);
 }
@@ -345,7 +340,6 @@ int main(int argc, char** argv) {
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
     // the look-back's initial delay (ordered = the default)
-    c.variant<ks::ord_one_block, true>("one block a tile");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);

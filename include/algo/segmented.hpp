@@ -53,7 +53,6 @@
 #  include "detail/segmented/reduce_long.cuh"
 #  include "detail/segmented/reduce_merge_path.cuh"
 #  include "detail/segmented/tile.cuh"
-#  include "detail/segmented/pipelined.cuh"
 #endif
 
 namespace algo {

@@ -48,8 +48,7 @@ enum class strategy { decoupled, deterministic, ordered };
 
 template <strategy S, class Tuning, class P>
 void run(const P& p) {
-  // (reduce_by_key: the pipelined kernel where the pointers allow it, unless Tuning turns it off)
-  if constexpr (S == strategy::ordered) adc::run_ordered_tuned<Phase, Block, Tuning>(p, nullptr);
+  if constexpr (S == strategy::ordered) adc::run_ordered_lookback_tuned<Phase, Block, Tuning>(p, nullptr);
   else if constexpr (S == strategy::deterministic) adc::run_deterministic_lookback_tuned<Phase, Block, Tuning>(p, nullptr);
   else adc::run_lookback_tuned<Phase, Block, Tuning>(p, nullptr);
 }

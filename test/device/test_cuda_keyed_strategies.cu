@@ -39,11 +39,6 @@ namespace kt = keyed_tuned;
 struct threads128 : adc::ordered_tuning_base {
   static constexpr int threads = 128;
 };
-/// reduce_by_key in the one-block-per-tile kernel (the default runs the pipelined one,
-/// scan/ordered_pipelined.cuh; the same tiles, so the same bits).
-struct one_block : adc::ordered_tuning_base {
-  static constexpr bool ordered_pipeline = false;
-};
 
 /// One input: keys in runs, the offsets of the same runs (segments), and the heads.
 struct layout {
@@ -235,7 +230,6 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: int32, every loo
     compare("ordered_lookback", b.through(algo::cuda.with(algo::scan_strategy::ordered_lookback)), want);
     compare("algo::cuda (default)", b.through(algo::cuda), want);
     compare("ordered_lookback, 128-thread tiles", b.tuned<threads128>(), want);
-    compare("ordered_lookback, one block a tile", b.tuned<one_block>(), want);
   });
 }
 
@@ -251,6 +245,5 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
     compare("algo::cuda (default: ordered_lookback for float)", b.through(algo::cuda), want);
     compare("ordered_lookback", b.through(algo::cuda.with(algo::scan_strategy::ordered_lookback)), want);
     compare("ordered_lookback, 128-thread tiles", b.tuned<threads128>(), emulated<threads128>(h_k, h_v, heads, init));
-    compare("ordered_lookback, one block a tile", b.tuned<one_block>(), want);
   });
 }

@@ -13,9 +13,7 @@
 //                                                           scan/deterministic_lookback.cuh (2, 1 launch,
 //                                                           bitwise reproducible)
 //   algo::cuda.with(algo::scan_strategy::ordered_lookback)  scan/ordered_lookback.cuh (2, 1 launch,
-//                                                           bitwise reproducible: left folds);
-//                                                           scan/ordered_pipelined.cuh where the
-//                                                           iterators bring a tile pipeline
+//                                                           bitwise reproducible: left folds)
 //   ... .with(algo::warp_phase::smem)                       volatile shared-memory warp scans
 //   ... .with(algo::block_scan::kogge_stone)                block/block_scan_kogge_stone.cuh
 //   ... .with(algo::block_scan::brent_kung)                 block/block_scan_brent_kung.cuh
@@ -36,7 +34,6 @@
 #include "scan/decoupled_lookback.cuh"
 #include "scan/deterministic_lookback.cuh"
 #include "scan/ordered_lookback.cuh"
-#include "scan/ordered_pipelined.cuh"
 #include "scan/reduce_then_scan.cuh"
 #include "scan/scan_then_fan.cuh"
 #include "scan/scan_tile.cuh"

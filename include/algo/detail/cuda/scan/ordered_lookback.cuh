@@ -80,8 +80,6 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// again before its fold (keys_segments.md, 2026-11-27).
   /// At most: accumulators wider than 8 bytes keep what fits 2.3 KB, at least 2 (ordered_keep).
   static constexpr int ordered_kept_windows = 8;
-  /// The pipelined kernel where the iterators bring a tile pipeline (scan_config.cuh).
-  static constexpr bool ordered_pipeline = true;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -140,13 +138,10 @@ __device__ __forceinline__ Acc fold_after_start(Acc x, int from, uninitialized<A
 
 // ---- the look-back (warp 0 of a tile, all 32 lanes) -----------------------------------------------------
 /// Publishes A(tile) and I(tile) and returns E(tile) (all lanes); see the top of this file.
-/// `large_grid`: the scan has at least Tuning::lookback_delay_min_tiles tiles (the initial delay
-/// and the long polls apply).
 template <class Tuning, class State, class Acc, class Op>
 __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsigned epoch, int tile, const Acc& aggregate,
                                                         const maybe_value<Acc>& init, Op op,
-                                                        ordered_storage<Acc, ordered_keep<Tuning, Acc>()>& kept,
-                                                        bool large_grid) {
+                                                        ordered_storage<Acc, ordered_keep<Tuning, Acc>()>& kept) {
   using Reset = ordered_reset<Op, Acc>;
   constexpr int keep = ordered_keep<Tuning, Acc>();
   static_assert(keep >= 0, "");
@@ -159,6 +154,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
+  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
   if constexpr (Tuning::lookback_initial_delay_ns > 0) {
     if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
   }
@@ -299,8 +295,7 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
   // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
   scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
                [&](const Acc& aggregate) {
-                 return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept,
-                                                              num_tiles >= K::tuning::lookback_delay_min_tiles);
+                 return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
                });
 }
 
@@ -322,6 +317,11 @@ void run_ordered_lookback_tuned(const Problem& p, cudaStream_t stream, device_me
     check_launch(p.name, "ordered_lookback_kernel");
   };
   with_tile_state(p.name, State::bytes(tiles), State::layout_key(tiles), stream, resource, launch);
+}
+
+template <class Phase, class Block, class Problem>
+void run_scan(const device_policy_base& policy, scan_strategy::ordered_lookback_t, Phase, Block, const Problem& p) {
+  run_ordered_lookback_tuned<Phase, Block, ordered_tuning_base>(p, policy.stream, policy.resource);
 }
 
 }  // namespace algo::detail::cuda

@@ -124,14 +124,6 @@ struct scan_tuning_base {
   /// normal timing seldom reaches: the kept windows and the ones read again in the fold.
   /// 0: every tile publishes it (no code).
   static constexpr int test_inclusive_every = 0;
-  /// The ordered look-back (ordered_lookback_t): where the input and output families bring a tile
-  /// pipeline (scan_tile.cuh, tile_pipeline: reduce_by_key's keys and values), run the persistent
-  /// kernel that copies each block's next tile into shared memory while it scans, looks back and
-  /// stores this one (scan/ordered_pipelined.cuh). On in ordered_tuning_base.
-  static constexpr bool ordered_pipeline = false;
-  /// Blocks per SM the pipelined kernel is built for (__launch_bounds__): its two tile buffers (2 x
-  /// 32 KB for 4-byte keys and values in tiles of 4096) leave room for 3 (64 KB + ~4 KB each).
-  static constexpr int pipeline_min_blocks = 3;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.

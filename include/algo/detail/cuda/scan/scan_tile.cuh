@@ -197,22 +197,6 @@ struct tile_traits {
 /// serve every other iterator.
 template <class It, class = void>
 struct tile_io_hook : std::false_type {};
-/// A pair of input and output families whose full tiles can move through shared memory by cp.async
-/// (the ordered look-back's pipelined kernel, scan/ordered_pipelined.cuh: the next tile's copy in
-/// flight while the block scans, looks back and stores this one). A specialization (value = true;
-/// detail/segmented/pipelined.cuh: reduce_by_key's lifted keys and values) gives, for tile traits K
-/// and the scan problem p (scan_problem: p.in, p.out, p.n):
-///   fits<K>()                      whether K's tile shape suits it (constexpr);
-///   buffer_bytes<K>()              shared memory of one tile's buffer (16-byte multiple);
-///   usable(p)                      host: whether this problem's pointers allow it (alignment, ...);
-///   copy<K>(buf, p, base)          every thread issues its copies of the full tile at base (no commit);
-///   load<K>(buf, p, base, x)       after the copies landed and a barrier: the thread's items; returns
-///                                  what reload and store need of them (32 bits);
-///   reload<K>(buf, p, base, bits, x)  the same items again from the buffer (after the block scan);
-///   store<K>(buf, p, base, bits, x)   stores the scanned items (the buffer still holds the tile).
-template <class InIt, class OutIt, class = void>
-struct tile_pipeline : std::false_type {};
-
 /// Loads the tile at `base` (`valid` elements, 1..tile_items) into a blocked arrangement of
 /// accumulators; positions past `valid` get the tile's first element.
 template <class K, class InIt>

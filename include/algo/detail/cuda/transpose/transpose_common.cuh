@@ -15,7 +15,6 @@
 
 #include "../../config.hpp"
 #include "../../transpose_shape.hpp"
-#include "../thread/async_copy.cuh"
 
 namespace algo::detail::cuda::transpose_kernels {
 
@@ -272,10 +271,32 @@ ALGO_HD void store16(void* p, const uint4& v) {
 #endif
 }
 
-/// cp.async (global -> shared memory without registers): the thread layer's (thread/async_copy.cuh).
-using cuda::async_commit;
-using cuda::async_wait;
-using cuda::copy_async16;
+/// cp.async of one 16-byte vector (global, 16-byte aligned) into shared memory: `bytes` (0 < bytes
+/// <= 16) are read, the rest of the 16 is zero-filled. Completion: async_commit / async_wait, then a
+/// barrier before other threads read it. On the host (index checks) a plain copy.
+ALGO_HD inline void copy_async16(void* smem, const void* gmem, int bytes) {
+#if ALGO_DEVICE_PASS
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(gmem), "r"(bytes) : "memory");
+#else
+  unsigned char* d = static_cast<unsigned char*>(smem);
+  const unsigned char* g = static_cast<const unsigned char*>(gmem);
+  for (int k = 0; k < 16; ++k) d[k] = k < bytes ? g[k] : 0;
+#endif
+}
+/// Closes this thread's group of cp.async copies issued since the last commit (maybe none).
+ALGO_HD inline void async_commit() {
+#if ALGO_DEVICE_PASS
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+/// Waits until at most `Pending` of this thread's most recent groups are still in flight.
+template <int Pending>
+ALGO_HD void async_wait() {
+#if ALGO_DEVICE_PASS
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+#endif
+}
 
 /// Byte address modulo 16.
 ALGO_HD inline unsigned misalignment16(const void* p) {
