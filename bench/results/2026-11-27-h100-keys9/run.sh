@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# reduce_by_key's pipelined look-back kernel (one H100), run from the tree's root on the GPU machine:
+# reduce_by_key on one H100 (run 1: the pipelined look-back kernel, 69cfa67; run 2: the staged run
+# store), run from the tree's root on the GPU machine:
 #   STEP=pipe    configure (scripts/common.sh's algo_configure: the cuda preset, sm_90, tests and
 #                bench, OpenACC off, cuCollections from .cuco) into /tmp/fb, build the keyed and
 #                segmented tests, the group strategies' tests, keys_sweep and bench_segmented
 #                (16 jobs); run the tests (~[large]; the group strategies' [sample] case against the
 #                first-4096 sample: its first run on that tree), compute-sanitizer memcheck, racecheck
 #                and synccheck over the keyed strategies' tests at small sizes, then keys_sweep (2^26
-#                f32, L = 4 .. 2^20: the pipelined kernel ("policy tuning") against one block a tile)
+#                f32, L = 4 .. 2^20: run 1 the pipelined kernel ("policy tuning") against one block a
+#                tile; run 2 the staged run store against the unstaged one and bounded to 4 blocks)
 #                and bench_segmented's segmented section
 #   STEP=sweep   keys_sweep and bench_segmented again (the build of STEP=pipe)
 #   STEP=build   everything (all, bench, select_bench, bench_group) into /tmp/fb
@@ -42,7 +44,7 @@ pipe)
   san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-120} compute-sanitizer --tool $tool --error-exitcode 9 $B/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
   { san memcheck test_cuda_keyed_strategies "[strategies]"; san racecheck test_cuda_keyed_strategies "[ordered]"
     san synccheck test_cuda_keyed_strategies "[ordered]"; san memcheck test_cuda_segmented "[graph]"
-    san memcheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
+    san memcheck test_cuda_group_strategies "[sample]"; san memcheck test_cuda_segmented "~[large]"; } 2>&1 | tee "$R/sanitizer.txt"
   timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
   echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | cut -c1-130
