@@ -60,14 +60,6 @@ struct ord_delay400 : obase {
 struct ord_delay0 : obase {
   static constexpr unsigned lookback_initial_delay_ns = 0;
 };
-// reduce_by_key's store: each head and tail its own element (the staged store's before); the
-// staged store with the kernel bounded to 4 blocks an SM (64 registers)
-struct ord_unstaged : obase {
-  static constexpr bool staged_run_store = false;
-};
-struct ord_staged4 : obase {
-  static constexpr int min_blocks_override = 4;
-};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -348,8 +340,6 @@ int main(int argc, char** argv) {
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
     // the look-back's initial delay (ordered = the default)
-    c.variant<ks::ord_unstaged, true>("unstaged run store");
-    c.variant<ks::ord_staged4, true>("staged, 4 blocks an SM");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);

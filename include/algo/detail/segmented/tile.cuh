@@ -353,19 +353,12 @@ struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
 
 /// reduce_by_key's store: the thread's keys again (16-byte words, from L2) and the keys on either
 /// side of its items give each item's head and tail flags in registers; a head writes its key, a
-/// tail the run's value, at position runs - 1. Where the warp's keys and values fit its staging
-/// area (4-byte keys and values), they go out staged: a warp's heads start consecutive runs, and
-/// so do its tails (the first ends the run holding the warp's first element), so each warp puts
-/// its keys, then its values, at their run's place in the staging and writes them as one
-/// contiguous span, 128 bytes a warp store (short runs: a warp's 16 predicated stores of items
-/// touched every sector of a 512-byte span each, 8 bytes of it a sector). Otherwise each head and
-/// tail stores its own element.
+/// tail the run's value, at position runs - 1 (only those elements write).
 template <class K, class W>
 __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const indexed_output<W>& out, std::int64_t base,
                                            const typename K::acc_t (&x)[K::items]) {
   constexpr int items = K::items;
   using Key = typename tile_detail::writer_traits<W>::key_t;
-  using A = std::remove_cv_t<std::remove_reference_t<decltype(x[0].value)>>;
   const W& w = out.writer();
   const int warp = cuda::warp_index();
   const int lane = cuda::lane_index();
@@ -375,72 +368,16 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
   tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
   bool head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
   const bool at_end = t0 + items == w.n;
-  constexpr std::size_t span = static_cast<std::size_t>(32) * items;
-  constexpr bool staged = K::tuning::staged_run_store && span * sizeof(Key) <= K::staging_bytes && span * sizeof(A) <= K::staging_bytes &&
-                          std::is_trivially_copyable<Key>::value && std::is_trivially_copyable<A>::value &&
-                          std::is_default_constructible<A>::value && items <= 32;
-  if constexpr (!staged) {
 #pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
-      const long long r = x[j].runs - 1;
-      if (head) w.keys_out[r] = k[j];
-      if (tail) {
-        w.values_out[r] = x[j].value;
-        if (at_end && j + 1 == items) *w.count = x[j].runs;
-      }
-      head = tail;
+  for (int j = 0; j < items; ++j) {
+    const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
+    const long long r = x[j].runs - 1;
+    if (head) w.keys_out[r] = k[j];
+    if (tail) {
+      w.values_out[r] = x[j].value;
+      if (at_end && j + 1 == items) *w.count = x[j].runs;
     }
-  } else {
-    // flags: the thread's heads and tails as bits
-    unsigned heads = 0, tails = 0;
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
-      heads |= head ? 1u << j : 0u;
-      tails |= tail ? 1u << j : 0u;
-      head = tail;
-    }
-    // where they go: the warp's first element is in run R0 - 1 (R0: lane 0's first count); its
-    // first head starts run R0 - 1 when that element is one, else run R0; its first tail ends run
-    // R0 - 1. A lane's heads and tails follow those of the lanes before it (a warp scan of the
-    // counts, heads in the low 16 bits, tails in the high: at most 32 x 32 each)
-    const long long r0 = static_cast<long long>(cuda::shfl_idx(x[0].runs, 0));
-    const long long first_head = r0 - static_cast<long long>(cuda::shfl_idx(heads & 1u, 0));
-    const long long first_tail = r0 - 1;
-    const unsigned mine = static_cast<unsigned>(__popc(heads)) | static_cast<unsigned>(__popc(tails)) << 16;
-    unsigned before = mine;  // inclusive scan, then exclusive
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const unsigned o = __shfl_up_sync(0xffffffffu, before, d);
-      if (lane >= d) before += o;
-    }
-    const unsigned total = __shfl_sync(0xffffffffu, before, 31);
-    before -= mine;
-    const int nh = static_cast<int>(total & 0xffffu), nt = static_cast<int>(total >> 16);
-    // keys: each head at its run's slot, then the warp's span
-    Key* sk = reinterpret_cast<Key*>(s.staging[warp]);
-    __syncwarp();  // every lane's reads of the keys' staging are done
-    {
-      int at = static_cast<int>(before & 0xffffu);
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-        if ((heads >> j) & 1u) sk[at++] = k[j];
-    }
-    __syncwarp();
-    for (int i = lane; i < nh; i += 32) w.keys_out[first_head + i] = sk[i];
-    // values: each tail at its run's slot, then the warp's span
-    A* sv = reinterpret_cast<A*>(s.staging[warp]);
-    __syncwarp();
-    {
-      int at = static_cast<int>(before >> 16);
-#pragma unroll
-      for (int j = 0; j < items; ++j)
-        if ((tails >> j) & 1u) sv[at++] = x[j].value;
-    }
-    __syncwarp();
-    for (int i = lane; i < nt; i += 32) w.values_out[first_tail + i] = sv[i];
-    if (at_end) *w.count = x[items - 1].runs;  // (its last item ends the input: a tail)
+    head = tail;
   }
 }
 

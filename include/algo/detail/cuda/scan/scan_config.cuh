@@ -124,10 +124,6 @@ struct scan_tuning_base {
   /// normal timing seldom reaches: the kept windows and the ones read again in the fold.
   /// 0: every tile publishes it (no code).
   static constexpr int test_inclusive_every = 0;
-  /// reduce_by_key's tile store (detail/segmented/tile.cuh, store_runs): each warp compacts its
-  /// runs' keys and values in its staging area and writes them as contiguous spans, where they fit
-  /// (4-byte keys and values); false: each head and tail stores its own element.
-  static constexpr bool staged_run_store = true;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.
