@@ -11,6 +11,8 @@
 #                tile; run 2 the staged run store against the unstaged one and bounded to 4 blocks)
 #                and bench_segmented's segmented section
 #   STEP=sweep   keys_sweep and bench_segmented again (the build of STEP=pipe)
+#   STEP=shape   (run 3) build keys_sweep alone and run it: the ordered look-back in bigger tiles
+#                (512 x 16, 1024 x 8, 512 x 8) against the default shapes
 #   STEP=build   everything (all, bench, select_bench, bench_group) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
@@ -51,6 +53,15 @@ pipe)
   timeout 150 /tmp/fb/bench/bench_segmented --only segmented --csv "$R/bench_segmented.csv" --commit "$C" > "$R/bench_segmented.log" 2>&1
   echo "bench_segmented rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *reduce_by_key " "$R/bench_segmented.log" | grep -E " cub |algo::cuda" | cut -c1-130
+  ;;
+shape)
+  configure
+  timeout 300 ninja -C /tmp/fb -j 16 bench/keys_sweep > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *(reduce_by_key|scan_by_key) " "$R/keys_sweep.log" | grep -E "cub|policy|x [0-9]|classic dflt" | cut -c1-120
+  grep STATS "$R/keys_sweep.log" | cut -c1-200
   ;;
 sweep)
   timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
