@@ -60,14 +60,6 @@ struct ord_delay400 : obase {
 struct ord_delay0 : obase {
   static constexpr unsigned lookback_initial_delay_ns = 0;
 };
-// the tile's shape (threads x items; the ordered default: reduce_by_key 256 x 16 = 4096 pairs, the
-// scan by key 256 x 32): bigger tiles, fewer look-backs at the same threads an SM
-template <int Threads, int Items, unsigned Delay = obase::lookback_initial_delay_ns>
-struct ord_shape : obase {
-  static constexpr int threads = Threads;
-  static constexpr int items_override = Items;
-  static constexpr unsigned lookback_initial_delay_ns = Delay;
-};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -348,10 +340,6 @@ int main(int argc, char** argv) {
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
     // the look-back's initial delay (ordered = the default)
-    c.variant<ks::ord_shape<512, 16>, true>("512 x 16");
-    c.variant<ks::ord_shape<1024, 8>, true>("1024 x 8");
-    c.variant<ks::ord_shape<512, 16, 600>, true>("512 x 16, delay 600 ns");
-    c.variant<ks::ord_shape<512, 8>, true>("512 x 8");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);
