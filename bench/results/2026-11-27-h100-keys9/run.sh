@@ -11,8 +11,9 @@
 #                tile; run 2 the staged run store against the unstaged one and bounded to 4 blocks)
 #                and bench_segmented's segmented section
 #   STEP=sweep   keys_sweep and bench_segmented again (the build of STEP=pipe)
-#   STEP=shape   (run 3) build keys_sweep alone and run it: the ordered look-back in bigger tiles
-#                (512 x 16, 1024 x 8, 512 x 8) against the default shapes
+#   STEP=shape   build keys_sweep alone and run it (run 3: the ordered look-back in bigger tiles,
+#                512 x 16, 1024 x 8, 512 x 8, against the default shapes; run 4: the walk's next
+#                window read in the same round, "window ahead")
 #   STEP=build   everything (all, bench, select_bench, bench_group) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
@@ -60,7 +61,7 @@ shape)
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
   timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
   echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
-  grep -E "^ *(reduce_by_key|scan_by_key) " "$R/keys_sweep.log" | grep -E "cub|policy|x [0-9]|classic dflt" | cut -c1-120
+  grep -E "^ *(reduce_by_key|scan_by_key) " "$R/keys_sweep.log" | grep -E "cub|policy|x [0-9]|ahead|classic dflt" | cut -c1-120
   grep STATS "$R/keys_sweep.log" | cut -c1-200
   ;;
 sweep)
