@@ -60,13 +60,6 @@ struct ord_delay400 : obase {
 struct ord_delay0 : obase {
   static constexpr unsigned lookback_initial_delay_ns = 0;
 };
-// the walk's next window read in the same round (ordered_window_ahead)
-struct ord_ahead : obase {
-  static constexpr bool ordered_window_ahead = true;
-};
-struct ord_ahead_delay600 : ord_ahead {
-  static constexpr unsigned lookback_initial_delay_ns = 600;
-};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -347,15 +340,12 @@ int main(int argc, char** argv) {
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
     // the look-back's initial delay (ordered = the default)
-    c.variant<ks::ord_ahead, true>("window ahead");
-    c.variant<ks::ord_ahead_delay600, true>("window ahead, delay 600 ns");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");
       c.stats_variant<ks::ord, true>("policy tuning");
-      c.stats_variant<ks::ord_ahead, true>("window ahead");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

@@ -80,10 +80,6 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// again before its fold (keys_segments.md, 2026-11-27).
   /// At most: accumulators wider than 8 bytes keep what fits 2.3 KB, at least 2 (ordered_keep).
   static constexpr int ordered_kept_windows = 8;
-  /// The walk reads the window behind the one it polls in the same round of loads (states whose
-  /// loads may go out together: the packed layouts), so a walk that goes on to it starts from that
-  /// first look instead of a new L2 round trip. false: one window a round (no code).
-  static constexpr bool ordered_window_ahead = false;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -175,11 +171,6 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   int k;                       // lane of the inclusive prefix in window w, -1 when none
   int start_w = -1, start = -1;  // where the fold starts: window and lane
   long long counted = 0;       // (counts) the counts of the walked tiles above the inclusive prefix
-  constexpr bool ahead = Tuning::ordered_window_ahead && State::parallel_loads;
-  [[maybe_unused]] Acc v_ahead{};
-  [[maybe_unused]] unsigned status_ahead = tile_empty;
-  [[maybe_unused]] bool have_ahead = false;   // status_ahead: a first look at window w
-  [[maybe_unused]] bool loaded_ahead = false;  // the last round loaded window w + 1 beside window w
   for (;; ++w) {
     const int pred = tile - 32 * (w + 1) + lane;
     if constexpr (Tuning::lookback_stats) ++stats_windows;
@@ -187,21 +178,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     unsigned resets = 0;  // lanes holding an aggregate that resets the fold
     while (true) {
       if constexpr (Tuning::lookback_stats) ++stats_polls;
-      if constexpr (ahead) {
-        if (have_ahead) {  // loaded with the last round of the window before
-          status = status_ahead;
-          v = v_ahead;
-          have_ahead = false;
-          loaded_ahead = false;
-        } else {
-          status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
-          const int behind = pred - 32;
-          status_ahead = behind >= 0 ? state.load(behind, epoch, v_ahead) : static_cast<unsigned>(tile_before_first);
-          loaded_ahead = true;
-        }
-      } else {
-        status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
-      }
+      status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
       const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
       const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
       k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
@@ -234,7 +211,6 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     }
     if (k >= 0 || (Reset::enabled && !Reset::counts && start_w >= 0)) break;
     // tile 0 publishes only its inclusive prefix: the window holding it ends the walk
-    if constexpr (ahead) have_ahead = loaded_ahead;  // the next window's first look, when in hand
   }
   if (start_w < 0) {  // no reset above the inclusive prefix: the fold starts there
     start_w = w;
