@@ -60,6 +60,13 @@ struct ord_delay400 : obase {
 struct ord_delay0 : obase {
   static constexpr unsigned lookback_initial_delay_ns = 0;
 };
+// reduce_by_key's keys loaded again by the store (keep_staged_keys off: the code before)
+struct ord_reload : obase {
+  static constexpr bool keep_staged_keys = false;
+};
+struct dflt_reload : base {
+  static constexpr bool keep_staged_keys = false;
+};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -109,7 +116,7 @@ void reduce_by_key(const int* keys, const float* v, int* keys_out, float* values
   using Out = seg::indexed_output<W>;
   using Acc = seg::run_value<float, int>;
   using Op = algo::detail::accumulate_with<SOp, Acc>;
-  const adc::scan_problem<Acc, In, Out, Op> p{In(L{Heads{keys, Eq{}}, v}, 0), Out(W{keys, Eq{}, keys_out, values_out, n, count}, 0),
+  const adc::scan_problem<Acc, In, Out, Op> p{In(L{Heads{keys, Eq{}}, v, n}, 0), Out(W{keys, Eq{}, keys_out, values_out, n, count}, 0),
                                               n, Op{SOp{AOp{}}}, adc::none<Acc>(), false, "inclusive_scan"};
   run_problem<Tuning, Det>(p);
 }
@@ -340,6 +347,8 @@ int main(int argc, char** argv) {
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
     // the look-back's initial delay (ordered = the default)
+    c.variant<ks::ord_reload, true>("keys reloaded");
+    c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);

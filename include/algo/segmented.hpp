@@ -259,7 +259,7 @@ void reduce_by_key_lifted_to(const Policy& policy, KeyIt keys, ValIt values, std
   const seg::indexed_output<W> out(W{k, eq, ko, vo, n, count}, 0);
   const auto lifted = [&](auto runs_type) {
     using L = seg::lift_runs<Acc, Heads, decltype(v), decltype(runs_type)>;
-    const seg::indexed_iterator<L> in(L{Heads{k, eq}, v}, 0);
+    const seg::indexed_iterator<L> in(L{Heads{k, eq}, v, n}, 0);
     run_lifted<Acc>(policy, in, n, out, seg::segmented_op<AOp>{AOp{op}}, alias_kind::none);
   };
   if constexpr (is_host_policy<Policy>::value) {

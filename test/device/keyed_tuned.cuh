@@ -75,7 +75,7 @@ void reduce_by_key(const std::int32_t* keys, const V* values, std::int32_t* keys
   using P = runs_problem<V>;
   using L = seg::lift_runs<V, key_heads, const V*, int>;
   using W = seg::run_writer<V, const std::int32_t*, Eq, std::int32_t*, V*>;
-  const P p{typename P::in_iterator(L{key_heads{keys, Eq{}}, values}, 0),
+  const P p{typename P::in_iterator(L{key_heads{keys, Eq{}}, values, n}, 0),
             typename P::out_iterator(W{keys, Eq{}, keys_out, values_out, n, count}, 0),
             n,
             typename P::op_type{sop<V>{aop<V>{}}},

@@ -247,3 +247,71 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
     compare("ordered_lookback, 128-thread tiles", b.tuned<threads128>(), emulated<threads128>(h_k, h_v, heads, init));
   });
 }
+
+// reduce_by_key's tile load keeps the keys in the staging for the store (detail/segmented/tile.cuh,
+// load_runs_tile; when the keys are 16-byte aligned) and reads the keys on either side of each
+// tile from there: keys and values at every combination of aligned and misaligned (the values'
+// element path beside the kept keys; misaligned keys: the store loads them again), sizes that
+// are whole multiples of the tiles (the last tile full: no key after it) and one past, runs that
+// cross the tiles' and the warps' edges; float values that are small integers (every sum exact:
+// any order gives the same bits) through the default policy (the ordered look-back) and int32
+// through the classic one, each against the host reference.
+TEST_CASE("cuda reduce_by_key_into: keys kept between the tile's load and store, aligned and misaligned",
+          "[cuda][segmented][by_key][kept]") {
+  std::uint64_t seed = 5300;
+  const std::int64_t sizes_k[] = {4096, 8192, 3 * 4096, 5 * 4096 + 1, 12289, 40000};
+  const std::int64_t offsets_k[][2] = {{0, 0}, {0, 1}, {4, 4}, {1, 0}, {4, 3}, {8, 2}};
+  for (const std::int64_t n : sizes_k) {
+    for (const auto& lohi : {std::pair<std::int64_t, std::int64_t>{1, 3}, {31, 33}, {500, 1500}}) {
+      const std::vector<std::int32_t> h_all = kt::run_keys(n + 8, lohi.first, lohi.second, ++seed);
+      std::mt19937_64 rng(seed * 3);
+      std::vector<std::int32_t> h_vi(static_cast<std::size_t>(n + 8));
+      for (auto& x : h_vi) x = static_cast<std::int32_t>(rng() % 17) - 8;
+      const std::vector<float> h_vf(h_vi.begin(), h_vi.end());
+      device_buffer<std::int32_t> k(h_all), vi(h_vi), ko(h_all.size()), vio(h_all.size());
+      device_buffer<float> vf(h_vf), vfo(h_vf.size());
+      device_buffer<long long> count(2);
+      for (const auto& off : offsets_k) {
+        INFO("n = " << n << ", runs of " << lohi.first << "-" << lohi.second << ", keys + " << off[0] << ", values + "
+                    << off[1]);
+        const auto kb = static_cast<std::size_t>(off[0]), vb = static_cast<std::size_t>(off[1]);
+        // the host reference over keys[kb, kb + n), values[vb, vb + n)
+        std::vector<std::int32_t> want_k, want_v;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const auto u = static_cast<std::size_t>(i);
+          if (i == 0 || h_all[kb + u] != h_all[kb + u - 1]) {
+            want_k.push_back(h_all[kb + u]);
+            want_v.push_back(0);
+          }
+          want_v.back() += h_vi[vb + u];
+        }
+        ko.fill_sentinel();
+        vio.fill_sentinel();
+        algo::reduce_by_key_into(algo::cuda, k.begin() + off[0], k.begin() + off[0] + n, vi.begin() + off[1], ko.begin(),
+                                 vio.begin(), count.begin());
+        require_device_ok("reduce_by_key_into int32");
+        REQUIRE(count.download()[0] == static_cast<long long>(want_k.size()));
+        auto got_k = ko.download();
+        auto got_v = vio.download();
+        got_k.resize(want_k.size());
+        got_v.resize(want_v.size());
+        CHECK(got_k == want_k);
+        CHECK(got_v == want_v);
+        ko.fill_sentinel();
+        algo::reduce_by_key_into(algo::cuda, k.begin() + off[0], k.begin() + off[0] + n, vf.begin() + off[1], ko.begin(),
+                                 vfo.begin(), count.begin() + 1);
+        require_device_ok("reduce_by_key_into float");
+        REQUIRE(count.download()[1] == static_cast<long long>(want_k.size()));
+        got_k = ko.download();
+        const auto got_f = vfo.download();
+        got_k.resize(want_k.size());
+        CHECK(got_k == want_k);
+        std::vector<float> want_f(want_v.begin(), want_v.end()), got_fv(got_f.begin(), got_f.begin() + static_cast<std::ptrdiff_t>(want_v.size()));
+        CHECK(got_fv == want_f);
+        CHECK(ko.guard_intact());
+        CHECK(vio.guard_intact());
+        CHECK(vfo.guard_intact());
+      }
+    }
+  }
+}

@@ -230,7 +230,7 @@ void run_rbk_tuned(const int* k, const float* v, std::int64_t n, int* ko, float*
   using W = seg::run_writer<float, const int*, algo::equal_to<>, int*, float*, long long*>;
   using RV = seg::run_value<float, int>;
   using SOp = seg::segmented_op<AOp>;
-  const seg::indexed_iterator<L> in(L{Heads{k, algo::equal_to<>{}}, v}, 0);
+  const seg::indexed_iterator<L> in(L{Heads{k, algo::equal_to<>{}}, v, n}, 0);
   const seg::indexed_output<W> out(W{k, algo::equal_to<>{}, ko, vo, n, count}, 0);
   const adc::scan_problem<RV, seg::indexed_iterator<L>, seg::indexed_output<W>, ad::accumulate_with<SOp, RV>> p{
       in, out, n, ad::accumulate_with<SOp, RV>{SOp{AOp{algo::plus<>{}}}}, adc::none<RV>(), false, "reduce_by_key"};

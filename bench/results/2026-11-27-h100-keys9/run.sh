@@ -8,7 +8,8 @@
 #                first-4096 sample: its first run on that tree), compute-sanitizer memcheck, racecheck
 #                and synccheck over the keyed strategies' tests at small sizes, then keys_sweep (2^26
 #                f32, L = 4 .. 2^20: run 1 the pipelined kernel ("policy tuning") against one block a
-#                tile; run 2 the staged run store against the unstaged one and bounded to 4 blocks)
+#                tile; run 2 the staged run store against the unstaged one and bounded to 4 blocks;
+#                run 5 the keys kept in the staging against "keys reloaded")
 #                and bench_segmented's segmented section
 #   STEP=sweep   keys_sweep and bench_segmented again (the build of STEP=pipe)
 #   STEP=shape   build keys_sweep alone and run it (run 3: the ordered look-back in bigger tiles,
@@ -45,7 +46,7 @@ pipe)
     t $p "~[large]"
   done
   san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-120} compute-sanitizer --tool $tool --error-exitcode 9 $B/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
-  { san memcheck test_cuda_keyed_strategies "[strategies]"; san racecheck test_cuda_keyed_strategies "[ordered]"
+  { san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[ordered],[kept]"
     san synccheck test_cuda_keyed_strategies "[ordered]"; san memcheck test_cuda_segmented "[graph]"
     san memcheck test_cuda_group_strategies "[sample]"; san memcheck test_cuda_segmented "~[large]"; } 2>&1 | tee "$R/sanitizer.txt"
   timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1

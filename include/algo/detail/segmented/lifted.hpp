@@ -235,13 +235,15 @@ struct lift {
 };
 inline constexpr int lift_plain = 0, lift_init = 1, lift_exclusive = 2;
 
-/// reduce_by_key: (value, 1 if a run starts here).
+/// reduce_by_key: (value, 1 if a run starts here). `n`: the number of elements (algo::cuda's tile
+/// load also reads the key after a full tile, when there is one: detail/segmented/tile.cuh).
 template <class Acc, class Heads, class ValIt, class R>
 struct lift_runs {
   using value_type = run_value<Acc, R>;
   static constexpr bool needs_previous = false;
   Heads heads;
   ValIt values;
+  std::int64_t n;
   ALGO_EXEC_CHECK_DISABLE
   template <class V>
   ALGO_HD run_value<Acc, R> make(bool h, const V& cur, const V&) const {

@@ -283,6 +283,110 @@ __device__ __forceinline__ void load_offsets_tile(typename K::temp_storage& s, c
   }
 }
 
+namespace tile_detail {
+/// reduce_by_key's keys kept in the staging (cuda::staging_kept): each warp's keys in the 16-byte
+/// word layout of warp_tile_io (word k of the warp's chunk at word_slot(k)); the key before the tile
+/// in the last word slot of warp 0's area and the key after it in that of the last warp's (the
+/// padded layout leaves the last slot unused).
+template <class Key, int Items>
+struct kept_keys {
+  using io = cuda::warp_tile_io<Key, Items>;
+  static constexpr int edge_slot = io::words + io::words / 8 - 1;
+  /// The lane's Items keys (blocked), from its warp's area.
+  __device__ static __forceinline__ void read(const unsigned char* area, Key (&k)[Items]) {
+    const uint4* st = reinterpret_cast<const uint4*>(area);
+    const int lane = cuda::lane_index();
+    uint4 w[io::words_per_lane];
+#pragma unroll
+    for (int j = 0; j < io::words_per_lane; ++j) w[j] = st[io::word_slot(lane * io::words_per_lane + j)];
+    memcpy(k, w, sizeof(k));
+  }
+  /// Key e (0 .. 32 Items - 1) of a warp's area.
+  __device__ static __forceinline__ Key at(const unsigned char* area, int e) {
+    const int byte = e * static_cast<int>(sizeof(Key));
+    return *reinterpret_cast<const Key*>(area + io::word_slot(byte >> 4) * 16 + (byte & 15));
+  }
+  __device__ static __forceinline__ Key* edge(unsigned char* area) {
+    return reinterpret_cast<Key*>(area + edge_slot * 16);
+  }
+  __device__ static __forceinline__ const Key* edge(const unsigned char* area) {
+    return reinterpret_cast<const Key*>(area + edge_slot * 16);
+  }
+};
+}  // namespace tile_detail
+
+/// reduce_by_key's full tiles whose keys are 16-byte aligned, when the staging keeps the keys
+/// (K::kept_bytes > 0): the keys' and the values' loads go out together (the key before each
+/// thread's items and, for the tile's last thread, the key after the tile with them), the keys are
+/// staged at the start of the warp's area and stay there for the store (store_runs), the values
+/// after them; then the head flags and the lifted pairs as load_lifted_tile's.
+template <class K, class F>
+__device__ __forceinline__ void load_runs_tile(typename K::temp_storage& s, const F& f, std::int64_t w0,
+                                               typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  using Key = std::remove_cv_t<std::remove_pointer_t<decltype(f.heads.keys)>>;
+  using V = std::remove_cv_t<std::remove_pointer_t<decltype(f.values)>>;
+  using kk = tile_detail::kept_keys<Key, items>;
+  using kio = typename kk::io;
+  using vio = cuda::warp_tile_io<V, items>;
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+  unsigned char* const ks = s.staging[warp];
+  unsigned char* const vs = ks + K::kept_bytes;
+  const bool last_thread = warp + 1 == K::warps && lane == 31;
+  // ---- loads: keys, values, the neighbouring keys, all in flight together
+  uint4 wk[kio::words_per_lane];
+  const uint4* gk = reinterpret_cast<const uint4*>(f.heads.keys + w0);
+#pragma unroll
+  for (int j = 0; j < kio::words_per_lane; ++j) wk[j] = gk[j * 32 + lane];
+  const bool value_words = vio::vectorizable && cuda::is_aligned16(f.values + w0);
+  constexpr int vwords = vio::vectorizable ? vio::words_per_lane : 1;
+  uint4 wv[vwords];
+  if constexpr (vio::vectorizable) {
+    if (value_words) {
+      const uint4* gv = reinterpret_cast<const uint4*>(f.values + w0);
+#pragma unroll
+      for (int j = 0; j < vwords; ++j) wv[j] = gv[j * 32 + lane];
+    }
+  }
+  Key prev{}, after{};
+  if (t0 > 0) prev = f.heads.keys[t0 - 1];
+  if (last_thread && t0 + items < f.n) after = f.heads.keys[t0 + items];
+  // ---- staging: the keys (kept), the tile's edge keys, the values
+  __syncwarp();  // the staging is free
+  uint4* const kst = reinterpret_cast<uint4*>(ks);
+#pragma unroll
+  for (int j = 0; j < kio::words_per_lane; ++j) kst[kio::word_slot(j * 32 + lane)] = wk[j];
+  if (warp == 0 && lane == 0) *kk::edge(ks) = prev;
+  if (last_thread) *kk::edge(ks) = after;
+  V v[items];
+  bool values_done = false;
+  if constexpr (vio::vectorizable) {
+    if (value_words) {
+      uint4* const vst = reinterpret_cast<uint4*>(vs);
+#pragma unroll
+      for (int j = 0; j < vwords; ++j) vst[vio::word_slot(j * 32 + lane)] = wv[j];
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < vwords; ++j) wv[j] = vst[vio::word_slot(lane * vwords + j)];
+      memcpy(v, wv, sizeof(v));
+      values_done = true;
+    }
+  }
+  if (!values_done) vio::load_elements(f.values + w0, vio::elements, f.values[w0], [](const V& e) { return e; }, vs, v);
+  __syncwarp();
+  Key k[items];
+  kk::read(ks, k);
+  // ---- heads, lifted pairs
+  bool h[items];
+  h[0] = t0 == 0 || !f.heads.eq(prev, k[0]);
+#pragma unroll
+  for (int j = 1; j < items; ++j) h[j] = !f.heads.eq(k[j - 1], k[j]);
+#pragma unroll
+  for (int j = 0; j < items; ++j) x[j] = f.make(h[j], v[j], v[j]);
+}
+
 /// The tile load of the lifted inputs (see the top of this file).
 template <class K, class F>
 __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, indexed_iterator<F> in, std::int64_t base,
@@ -315,6 +419,12 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       const int lane = cuda::lane_index();
       const std::int64_t w0 = in.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
       const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
+      if constexpr (K::kept_bytes > 0) {  // reduce_by_key, keys kept for the store
+        if (cuda::is_aligned16(f.heads.keys + w0)) {
+          load_runs_tile<K>(s, f, w0, x);
+          return;
+        }
+      }
       bool h[items];
       tile_detail::thread_heads<items>(f.heads, w0, t0, s.staging[warp], h);
       V v[items];
@@ -351,9 +461,11 @@ struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
 };
 }  // namespace tile_detail
 
-/// reduce_by_key's store: the thread's keys again (16-byte words, from L2) and the keys on either
-/// side of its items give each item's head and tail flags in registers; a head writes its key, a
-/// tail the run's value, at position runs - 1 (only those elements write).
+/// reduce_by_key's store: the thread's keys again and the keys on either side of its items give
+/// each item's head and tail flags in registers; a head writes its key, a tail the run's value, at
+/// position runs - 1 (only those elements write). The keys come from the staging where the load
+/// kept them (K::kept_bytes > 0, aligned keys: load_runs_tile), else from global memory (16-byte
+/// words, L2) again.
 template <class K, class W>
 __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const indexed_output<W>& out, std::int64_t base,
                                            const typename K::acc_t (&x)[K::items]) {
@@ -365,12 +477,35 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
   const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
   const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
   Key k[items];
-  tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
-  bool head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
   const bool at_end = t0 + items == w.n;
+  bool head;
+  bool last_tail;  // the tail flag of the thread's last item
+  bool kept = false;
+  if constexpr (K::kept_bytes > 0) {
+    // the keys the load kept in the staging (load_runs_tile: the same keys pointer, aligned), their
+    // neighbours from the lanes beside, the warps beside (after the block scan's barriers) or the
+    // tile's edge keys
+    if (cuda::is_aligned16(w.keys + w0)) {
+      using kk = tile_detail::kept_keys<Key, items>;
+      kk::read(s.staging[warp], k);
+      Key prev = cuda::shfl_up(k[items - 1], 1);
+      Key next = cuda::shfl_down(k[0], 1);
+      if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::edge(s.staging[0]);
+      if (lane == 31 && warp + 1 < K::warps) next = kk::at(s.staging[warp + 1], 0);
+      if (lane == 31 && warp + 1 == K::warps) next = *kk::edge(s.staging[warp]);
+      head = t0 == 0 || !w.eq(prev, k[0]);
+      last_tail = at_end || !w.eq(k[items - 1], next);
+      kept = true;
+    }
+  }
+  if (!kept) {
+    tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
+    head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
+    last_tail = at_end || !w.eq(k[items - 1], w.keys[t0 + items]);
+  }
 #pragma unroll
   for (int j = 0; j < items; ++j) {
-    const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : at_end || !w.eq(k[j], w.keys[t0 + items]);
+    const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : last_tail;
     const long long r = x[j].runs - 1;
     if (head) w.keys_out[r] = k[j];
     if (tail) {
@@ -478,6 +613,32 @@ struct tile_staging<segmented::indexed_output<W>, Items> {
       return std::size_t(0);
     }
   }();
+};
+
+/// reduce_by_key keeps its keys in the staging between its tile's load and its store
+/// (load_runs_tile, store_runs) where they fit beside the values' staging and the flagged stash:
+/// pointers to keys in the padded 16-byte word layout (its last slot holds the tile's edge keys).
+template <class Acc, class KeyIt, class Eq, class ValIt, class R, class KeyIt2, class Eq2, class KeyOut, class ValOut,
+          class CountIt, int Items>
+struct staging_kept<segmented::indexed_iterator<segmented::lift_runs<Acc, segmented::key_heads<KeyIt, Eq>, ValIt, R>>,
+                    segmented::indexed_output<segmented::run_writer<Acc, KeyIt2, Eq2, KeyOut, ValOut, CountIt>>, Items> {
+  template <std::size_t Staging>
+  static constexpr std::size_t bytes() {
+    if constexpr (!std::is_pointer<KeyIt>::value || !std::is_pointer<ValIt>::value) {
+      return 0;
+    } else {
+      using Key = std::remove_cv_t<std::remove_pointer_t<KeyIt>>;
+      using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
+      using kio = warp_tile_io<Key, Items>;
+      using vio = warp_tile_io<V, Items>;
+      constexpr std::size_t stash = static_cast<std::size_t>(Items) * 32 * ((sizeof(Acc) + 3) / 4 * 4);
+      constexpr std::size_t rest = vio::bytes > stash ? vio::bytes : stash;
+      return std::is_trivially_copyable<Key>::value && std::is_trivially_copyable<V>::value && kio::vectorizable &&
+                     kio::pad_words && sizeof(Key) <= 16 && Items <= 32 && kio::bytes + rest <= Staging
+                 ? kio::bytes
+                 : 0;
+    }
+  }
 };
 
 /// reduce_by_key's run writer: its store loads the keys again beside the items (narrow_tile_store).

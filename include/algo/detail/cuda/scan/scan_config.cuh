@@ -124,6 +124,10 @@ struct scan_tuning_base {
   /// normal timing seldom reaches: the kept windows and the ones read again in the fold.
   /// 0: every tile publishes it (no code).
   static constexpr int test_inclusive_every = 0;
+  /// reduce_by_key (scan_tile.cuh, staging_kept; detail/segmented/tile.cuh): the tile's load keeps
+  /// the keys in the staging for its store, and loads keys and values together, where they fit;
+  /// false: the store loads the keys again from global memory (the bench's "keys reloaded" row).
+  static constexpr bool keep_staged_keys = true;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.

@@ -92,6 +92,19 @@ struct tile_staging {
 template <class It, class = void>
 struct narrow_tile_store : std::false_type {};
 
+/// Bytes at the start of each warp's staging area that a tile's load leaves for its store, when the
+/// staging (Staging bytes a warp) holds them beside the load's other staging and the stash:
+/// reduce_by_key keeps its keys there, so its store reads them from shared memory instead of
+/// global memory again (detail/segmented/tile.cuh specializes this). The stash then goes after
+/// them, and keeps (value, flag) pairs as values and flag bits (flagged_items). 0: nothing kept.
+template <class InIt, class OutIt, int Items, class = void>
+struct staging_kept {
+  template <std::size_t Staging>
+  static constexpr std::size_t bytes() {
+    return 0;
+  }
+};
+
 /// Whether the items a tile loads from It are (value, flag) pairs whose flag is 0 or 1 (the lifted
 /// inputs of the segmented scans: a head flag, or reduce_by_key's run count before the scan): the
 /// stash (scan_tile below) then keeps the values in shared memory and the flags as the bits of one
@@ -161,10 +174,14 @@ struct tile_traits {
   static constexpr bool compact =
       plain_staging_for<items>() * static_cast<std::size_t>(warps) > staging_budget;
   static constexpr std::size_t staging_bytes = compact ? hook_staging_for<items>() : plain_staging_for<items>();
-  /// The stash's items: in compact tiles, (value, flag) pairs keep their values in the staging area
-  /// and their flags in a register (flagged_items); anything else whole, as 4-byte words.
+  /// What the load keeps in the staging for the store (staging_kept), at the start of each warp's.
+  static constexpr std::size_t kept_bytes =
+      tuning::keep_staged_keys ? staging_kept<in_iterator, out_iterator, items>::template bytes<staging_bytes>() : 0;
+  /// The stash's items: in compact tiles and beside kept bytes, (value, flag) pairs keep their values
+  /// in the staging area and their flags in a register (flagged_items); anything else whole, as
+  /// 4-byte words. The stash starts after the kept bytes.
   using flagged = flagged_items<in_iterator, acc_t>;
-  static constexpr bool stash_flagged = compact && flagged::value && items <= 32;
+  static constexpr bool stash_flagged = (compact || kept_bytes > 0) && flagged::value && items <= 32;
   template <class F, bool Flagged>
   struct stash_word_bytes {
     static constexpr std::size_t value = (sizeof(acc_t) + 3) / 4 * 4;
@@ -187,7 +204,7 @@ struct tile_traits {
   /// look-back holds it at 7 blocks per SM through __launch_bounds__, deterministic_min_blocks).
   static constexpr bool stash_items = tuning::stash_items &&
                                      !(std::is_floating_point<acc_t>::value && sizeof(acc_t) > 4) &&
-                                     stash_bytes <= staging_bytes;
+                                     kept_bytes + stash_bytes <= staging_bytes;
 };
 
 // ---- tile load / store --------------------------------------------------------------------------
@@ -373,19 +390,20 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
   if constexpr (K::tuning::launder_items) {
     const Acc partial = thread_reduce(x, p.op);
     [[maybe_unused]] unsigned flags = 0;
+    unsigned char* const stash_area = s.staging[warp_index()] + K::kept_bytes;
     if constexpr (K::stash_items && K::stash_flagged) {
-      stash_flagged<typename K::flagged, K::items>(s.staging[warp_index()], x, flags);
+      stash_flagged<typename K::flagged, K::items>(stash_area, x, flags);
       launder(flags);
     } else if constexpr (K::stash_items) {
-      stash<K::items>(s.staging[warp_index()], x);
+      stash<K::items>(stash_area, x);
     } else {
 #pragma unroll
       for (int i = 0; i < K::items; ++i) launder(x[i]);
     }
     Acc exclusive;
     const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, exclusive, p.op, prefix);
-    if constexpr (K::stash_items && K::stash_flagged) unstash_flagged<typename K::flagged, K::items>(s.staging[warp_index()], flags, x);
-    else if constexpr (K::stash_items) unstash<K::items>(s.staging[warp_index()], x);
+    if constexpr (K::stash_items && K::stash_flagged) unstash_flagged<typename K::flagged, K::items>(stash_area, flags, x);
+    else if constexpr (K::stash_items) unstash<K::items>(stash_area, x);
     thread_scan(x, exclusive, has, p.exclusive, p.op);
   } else {
     typename K::block_scan_t(s.scan).scan(x, p.exclusive, p.op, prefix);
