@@ -8,8 +8,12 @@
 //          offsets themselves (offset_heads: each warp searches for its chunk's first segment
 //          while its values' loads are in flight, then walks the offsets of its chunk: every
 //          tile, partial ones too, through load_offsets_tile), or from one division for uniform
-//          segments; then lifts (head, value) pairs;
-//   store  value_writer into a pointer: the values move out as 16-byte words.
+//          segments; then lifts (head, value) pairs. reduce_by_key (load_runs_tile) loads keys
+//          and values together and keeps the keys in the staging for its store
+//          (cuda::staging_kept);
+//   store  value_writer into a pointer: the values move out as 16-byte words; reduce_by_key's
+//          run writer (store_runs) reads the kept keys, writes a run's key at its head and its
+//          value at its tail.
 // Anything else (partial tiles, iterators that are not pointers, types whose staging would not fit)
 // goes through the generic element-wise path.
 #pragma once
@@ -286,12 +290,14 @@ __device__ __forceinline__ void load_offsets_tile(typename K::temp_storage& s, c
 namespace tile_detail {
 /// reduce_by_key's keys kept in the staging (cuda::staging_kept): each warp's keys in the 16-byte
 /// word layout of warp_tile_io (word k of the warp's chunk at word_slot(k)); the key before the tile
-/// in the last word slot of warp 0's area and the key after it in that of the last warp's (the
-/// padded layout leaves the last slot unused).
+/// in warp 0's area and the key after it in the last warp's, each in a slot the padded layout
+/// leaves unused (slots 9 m + 8: the last one, and the one before it), so a one-warp tile holds both.
 template <class Key, int Items>
 struct kept_keys {
   using io = cuda::warp_tile_io<Key, Items>;
-  static constexpr int edge_slot = io::words + io::words / 8 - 1;
+  static_assert(io::pad_words && io::words >= 16, "the padded word layout, two unused slots at least");
+  static constexpr int before_slot = io::words + io::words / 8 - 1;
+  static constexpr int after_slot = before_slot - 9;
   /// The lane's Items keys (blocked), from its warp's area.
   __device__ static __forceinline__ void read(const unsigned char* area, Key (&k)[Items]) {
     const uint4* st = reinterpret_cast<const uint4*>(area);
@@ -306,11 +312,11 @@ struct kept_keys {
     const int byte = e * static_cast<int>(sizeof(Key));
     return *reinterpret_cast<const Key*>(area + io::word_slot(byte >> 4) * 16 + (byte & 15));
   }
-  __device__ static __forceinline__ Key* edge(unsigned char* area) {
-    return reinterpret_cast<Key*>(area + edge_slot * 16);
+  __device__ static __forceinline__ Key* before(unsigned char* area) {
+    return reinterpret_cast<Key*>(area + before_slot * 16);
   }
-  __device__ static __forceinline__ const Key* edge(const unsigned char* area) {
-    return reinterpret_cast<const Key*>(area + edge_slot * 16);
+  __device__ static __forceinline__ Key* after(unsigned char* area) {
+    return reinterpret_cast<Key*>(area + after_slot * 16);
   }
 };
 }  // namespace tile_detail
@@ -358,8 +364,8 @@ __device__ __forceinline__ void load_runs_tile(typename K::temp_storage& s, cons
   uint4* const kst = reinterpret_cast<uint4*>(ks);
 #pragma unroll
   for (int j = 0; j < kio::words_per_lane; ++j) kst[kio::word_slot(j * 32 + lane)] = wk[j];
-  if (warp == 0 && lane == 0) *kk::edge(ks) = prev;
-  if (last_thread) *kk::edge(ks) = after;
+  if (warp == 0 && lane == 0) *kk::before(ks) = prev;
+  if (last_thread) *kk::after(ks) = after;
   V v[items];
   bool values_done = false;
   if constexpr (vio::vectorizable) {
@@ -490,9 +496,9 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
       kk::read(s.staging[warp], k);
       Key prev = cuda::shfl_up(k[items - 1], 1);
       Key next = cuda::shfl_down(k[0], 1);
-      if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::edge(s.staging[0]);
+      if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);
       if (lane == 31 && warp + 1 < K::warps) next = kk::at(s.staging[warp + 1], 0);
-      if (lane == 31 && warp + 1 == K::warps) next = *kk::edge(s.staging[warp]);
+      if (lane == 31 && warp + 1 == K::warps) next = *kk::after(s.staging[warp]);
       head = t0 == 0 || !w.eq(prev, k[0]);
       last_tail = at_end || !w.eq(k[items - 1], next);
       kept = true;
@@ -617,7 +623,8 @@ struct tile_staging<segmented::indexed_output<W>, Items> {
 
 /// reduce_by_key keeps its keys in the staging between its tile's load and its store
 /// (load_runs_tile, store_runs) where they fit beside the values' staging and the flagged stash:
-/// pointers to keys in the padded 16-byte word layout (its last slot holds the tile's edge keys).
+/// pointers to keys in the padded 16-byte word layout (two of its unused slots hold the tile's
+/// edge keys).
 template <class Acc, class KeyIt, class Eq, class ValIt, class R, class KeyIt2, class Eq2, class KeyOut, class ValOut,
           class CountIt, int Items>
 struct staging_kept<segmented::indexed_iterator<segmented::lift_runs<Acc, segmented::key_heads<KeyIt, Eq>, ValIt, R>>,
@@ -634,7 +641,8 @@ struct staging_kept<segmented::indexed_iterator<segmented::lift_runs<Acc, segmen
       constexpr std::size_t stash = static_cast<std::size_t>(Items) * 32 * ((sizeof(Acc) + 3) / 4 * 4);
       constexpr std::size_t rest = vio::bytes > stash ? vio::bytes : stash;
       return std::is_trivially_copyable<Key>::value && std::is_trivially_copyable<V>::value && kio::vectorizable &&
-                     kio::pad_words && sizeof(Key) <= 16 && Items <= 32 && kio::bytes + rest <= Staging
+                     kio::pad_words && kio::words >= 16 && sizeof(Key) <= 16 && Items <= 32 &&
+                     kio::bytes + rest <= Staging
                  ? kio::bytes
                  : 0;
     }
