@@ -67,6 +67,11 @@ struct ord_reload : obase {
 struct dflt_reload : base {
   static constexpr bool keep_staged_keys = false;
 };
+// the ordered look-back in the classic kernel's tile shape (reduce_by_key 128 x 16 = 2048 pairs, 8
+// blocks an SM; the scan by key 128 x 32)
+struct ord_t128 : obase {
+  static constexpr int threads = 128;
+};
 
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
@@ -349,6 +354,7 @@ int main(int argc, char** argv) {
     // the look-back's initial delay (ordered = the default)
     c.variant<ks::ord_reload, true>("keys reloaded");
     c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
+    c.variant<ks::ord_t128, true>("128 threads");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);

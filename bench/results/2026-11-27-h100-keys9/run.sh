@@ -15,10 +15,10 @@
 #   STEP=shape   build keys_sweep alone and run it (run 3: the ordered look-back in bigger tiles,
 #                512 x 16, 1024 x 8, 512 x 8, against the default shapes; run 4: the walk's next
 #                window read in the same round, "window ahead")
-#   STEP=build   everything (all, bench, select_bench, bench_group) into /tmp/fb
+#   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
-#   STEP=bench   the full bench and select_bench 2^10-2^28
+#   STEP=bench   the full bench and select_bench 2^10-2^28, then keys_sweep when it is built
 # Output: r.tar.xz + summary.txt.
 set -u
 t0=$(date +%s)
@@ -75,7 +75,7 @@ sweep)
   ;;
 build)
   configure
-  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group > "$R/build.log" 2>&1
+  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group bench/keys_sweep > "$R/build.log" 2>&1
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -2 "$R/build.log"
   echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
   ;;
@@ -86,8 +86,9 @@ suite)
   grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
   echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
   san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-90} compute-sanitizer --tool $tool --error-exitcode 9 $B/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
-  { san memcheck test_cuda_group_strategies "[sample],[fancy],[tuning]"; san racecheck test_cuda_group_strategies "[sample]"
-    san memcheck test_cuda_group_reduce "[cuda]"; san memcheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
+  { san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[kept]"
+    san memcheck test_cuda_segmented "~[large]"; san memcheck test_cuda_scan_ordered_walks "~[large]"
+    san memcheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
   echo "sanitizers t+$(( $(date +%s) - t0 ))"
   ;;
 bench)
@@ -99,6 +100,9 @@ bench)
   timeout 150 /tmp/fb/bench/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "$C" > "$R/select.log" 2>&1
   echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *group_reduce " "$R/bench.log" | grep -E "thrust|\(open_addressing\)|no switch|forced" | cut -c1-120
+  grep -E "^ *reduce_by_key " "$R/bench.log" | grep -E " cub |algo::cuda  " | cut -c1-120
+  [ -x /tmp/fb/bench/keys_sweep ] && { timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
+    echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | grep -E "cub|policy|128 threads|classic dflt  " | cut -c1-120; }
   ;;
 esac
 } > "$S" 2>&1
