@@ -67,6 +67,13 @@ struct ord_reload : obase {
 struct dflt_reload : base {
   static constexpr bool keep_staged_keys = false;
 };
+// the kept keys without the staged run store (each head and tail its own element)
+struct ord_unstaged : obase {
+  static constexpr bool staged_run_store = false;
+};
+struct dflt_unstaged : base {
+  static constexpr bool staged_run_store = false;
+};
 // the ordered look-back in the classic kernel's tile shape (reduce_by_key 128 x 16 = 2048 pairs, 8
 // blocks an SM; the scan by key 128 x 32)
 struct ord_t128 : obase {
@@ -354,6 +361,8 @@ int main(int argc, char** argv) {
     // the look-back's initial delay (ordered = the default)
     c.variant<ks::ord_reload, true>("keys reloaded");
     c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
+    c.variant<ks::ord_unstaged, true>("unstaged runs");
+    c.variant<ks::dflt_unstaged, false>("dflt, unstaged runs");
     c.variant<ks::ord_t128, true>("128 threads");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");

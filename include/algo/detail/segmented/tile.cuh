@@ -467,6 +467,83 @@ struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
 };
 }  // namespace tile_detail
 
+/// Whether a warp's runs (keys, then values) fit the staging after the kept keys (the stash area).
+template <class K, class Key, class W>
+constexpr bool staged_runs_fit() {
+  using A = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<typename K::acc_t>().value)>>;
+  constexpr std::size_t span = static_cast<std::size_t>(32) * K::items;
+  return K::kept_bytes > 0 && K::items <= 32 && span * sizeof(Key) <= K::staging_bytes - K::kept_bytes &&
+         span * sizeof(A) <= K::staging_bytes - K::kept_bytes && std::is_trivially_copyable<A>::value &&
+         std::is_default_constructible<A>::value;
+}
+
+/// store_runs with the keys kept (K::tuning::staged_run_store): a warp's heads start consecutive
+/// runs and its tails end consecutive runs (the first ends the run holding the warp's first
+/// element), so the warp puts its tails' values, then its heads' keys (copied from the kept keys,
+/// not held in registers), at their places in the stash area (free again after the block scan)
+/// and writes each as one contiguous span (128 bytes a warp store), where each item would store
+/// its own key and value (at runs of 4, one warp store touching every sector of 512 bytes for 8
+/// bytes a sector). `head`: the thread's first item starts a run; `last_tail`: its last ends one.
+template <class K, class W, class Key>
+__device__ __forceinline__ void store_runs_staged(typename K::temp_storage& s, const W& w, std::int64_t t0, bool head,
+                                                  bool last_tail, const Key (&k)[K::items],
+                                                  const typename K::acc_t (&x)[K::items]) {
+  constexpr int items = K::items;
+  using A = std::remove_cv_t<std::remove_reference_t<decltype(x[0].value)>>;
+  using kk = tile_detail::kept_keys<Key, items>;
+  const int warp = cuda::warp_index();
+  const int lane = cuda::lane_index();
+  // ---- flags: the thread's heads and tails as bits (the keys are not needed after this)
+  unsigned heads = head ? 1u : 0u, tails = last_tail ? 1u << (items - 1) : 0u;
+#pragma unroll
+  for (int j = 0; j + 1 < items; ++j) {
+    const bool change = !w.eq(k[j], k[j + 1]);
+    tails |= change ? 1u << j : 0u;
+    heads |= change ? 1u << (j + 1) : 0u;
+  }
+  // ---- places: the warp's first element is in run R0 - 1 (R0: lane 0's first count); its first
+  // head starts run R0 - 1 when that element is one, else run R0; its first tail ends run R0 - 1.
+  // A lane's heads and tails follow the lanes' before it (a warp scan of the counts, heads in the
+  // low 16 bits, tails in the high: at most 32 x 32 each)
+  const long long r0 = static_cast<long long>(cuda::shfl_idx(x[0].runs, 0));
+  const long long first_head = r0 - static_cast<long long>(cuda::shfl_idx(heads & 1u, 0));
+  const long long first_tail = r0 - 1;
+  const unsigned mine = static_cast<unsigned>(__popc(heads)) | static_cast<unsigned>(__popc(tails)) << 16;
+  unsigned before = mine;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const unsigned o = __shfl_up_sync(0xffffffffu, before, d);
+    if (lane >= d) before += o;
+  }
+  const unsigned total = __shfl_sync(0xffffffffu, before, 31);
+  before -= mine;
+  const int nh = static_cast<int>(total & 0xffffu), nt = static_cast<int>(total >> 16);
+  if (t0 + items == w.n) *w.count = x[items - 1].runs;  // the input's last element ends a run
+  unsigned char* const area = s.staging[warp] + K::kept_bytes;  // the stash area
+  // ---- values: each tail's at its run's place, then the warp's span
+  A* const sv = reinterpret_cast<A*>(area);
+  __syncwarp();  // every lane's reads of the stash area (the unstash) are done
+  {
+    int at = static_cast<int>(before >> 16);
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      if ((tails >> j) & 1u) sv[at++] = x[j].value;
+  }
+  __syncwarp();
+  for (int i = lane; i < nt; i += 32) w.values_out[first_tail + i] = sv[i];
+  // ---- keys: each head's, copied from the kept keys, then the warp's span
+  Key* const sk = reinterpret_cast<Key*>(area);
+  __syncwarp();
+  {
+    int at = static_cast<int>(before & 0xffffu);
+#pragma unroll
+    for (int j = 0; j < items; ++j)
+      if ((heads >> j) & 1u) sk[at++] = kk::at(s.staging[warp], lane * items + j);
+  }
+  __syncwarp();
+  for (int i = lane; i < nh; i += 32) w.keys_out[first_head + i] = sk[i];
+}
+
 /// reduce_by_key's store: the thread's keys again and the keys on either side of its items give
 /// each item's head and tail flags in registers; a head writes its key, a tail the run's value, at
 /// position runs - 1 (only those elements write). The keys come from the staging where the load
@@ -502,6 +579,10 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
       head = t0 == 0 || !w.eq(prev, k[0]);
       last_tail = at_end || !w.eq(k[items - 1], next);
       kept = true;
+      if constexpr (K::tuning::staged_run_store && staged_runs_fit<K, Key, W>()) {
+        store_runs_staged<K>(s, w, t0, head, last_tail, k, x);
+        return;
+      }
     }
   }
   if (!kept) {

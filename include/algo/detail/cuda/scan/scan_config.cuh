@@ -128,6 +128,9 @@ struct scan_tuning_base {
   /// the keys in the staging for its store, and loads keys and values together, where they fit;
   /// false: the store loads the keys again from global memory (the bench's "keys reloaded" row).
   static constexpr bool keep_staged_keys = true;
+  /// ... and with the keys kept, each warp writes its runs' values and keys as contiguous spans,
+  /// compacted in the staging (store_runs_staged); false: each head and tail stores its own element.
+  static constexpr bool staged_run_store = true;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.
