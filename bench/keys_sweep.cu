@@ -71,8 +71,8 @@ struct dflt_reload : base {
 struct ord_unstaged : obase {
   static constexpr bool staged_run_store = false;
 };
-struct dflt_unstaged : base {
-  static constexpr bool staged_run_store = false;
+struct dflt_staged : base {
+  static constexpr bool staged_run_store = true;
 };
 // the ordered look-back in the classic kernel's tile shape (reduce_by_key 128 x 16 = 2048 pairs, 8
 // blocks an SM; the scan by key 128 x 32)
@@ -362,7 +362,7 @@ int main(int argc, char** argv) {
     c.variant<ks::ord_reload, true>("keys reloaded");
     c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
     c.variant<ks::ord_unstaged, true>("unstaged runs");
-    c.variant<ks::dflt_unstaged, false>("dflt, unstaged runs");
+    c.variant<ks::dflt_staged, false>("dflt, staged runs");
     c.variant<ks::ord_t128, true>("128 threads");
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");

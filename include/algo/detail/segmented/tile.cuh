@@ -23,6 +23,7 @@
 
 #include "../cuda/block/block_load_store.cuh"
 #include "../cuda/scan/scan_tile.cuh"
+#include "../cuda/warp/warp_reduce.cuh"
 #include "lifted.hpp"
 
 namespace algo::detail::segmented {
@@ -483,24 +484,20 @@ constexpr bool staged_runs_fit() {
 /// not held in registers), at their places in the stash area (free again after the block scan)
 /// and writes each as one contiguous span (128 bytes a warp store), where each item would store
 /// its own key and value (at runs of 4, one warp store touching every sector of 512 bytes for 8
-/// bytes a sector). `head`: the thread's first item starts a run; `last_tail`: its last ends one.
-template <class K, class W, class Key>
-__device__ __forceinline__ void store_runs_staged(typename K::temp_storage& s, const W& w, std::int64_t t0, bool head,
-                                                  bool last_tail, const Key (&k)[K::items],
+/// bytes a sector). `heads` / `tails`: bit j, the thread's item j starts / ends a run. store_runs
+/// takes it for warps of at least 3 Items runs (runs of ~10 elements or shorter): H100, 2^26 f32,
+/// always staged, runs of 4 took 16 % less time and runs of 32 and longer 5-8 % more (the warp scan,
+/// barriers and loops on the tile's path; bench/notes/keys_segments.md).
+template <class K, class W>
+__device__ __forceinline__ void store_runs_staged(typename K::temp_storage& s, const W& w, std::int64_t t0,
+                                                  unsigned heads, unsigned tails,
                                                   const typename K::acc_t (&x)[K::items]) {
   constexpr int items = K::items;
+  using Key = typename tile_detail::writer_traits<W>::key_t;
   using A = std::remove_cv_t<std::remove_reference_t<decltype(x[0].value)>>;
   using kk = tile_detail::kept_keys<Key, items>;
   const int warp = cuda::warp_index();
   const int lane = cuda::lane_index();
-  // ---- flags: the thread's heads and tails as bits (the keys are not needed after this)
-  unsigned heads = head ? 1u : 0u, tails = last_tail ? 1u << (items - 1) : 0u;
-#pragma unroll
-  for (int j = 0; j + 1 < items; ++j) {
-    const bool change = !w.eq(k[j], k[j + 1]);
-    tails |= change ? 1u << j : 0u;
-    heads |= change ? 1u << (j + 1) : 0u;
-  }
   // ---- places: the warp's first element is in run R0 - 1 (R0: lane 0's first count); its first
   // head starts run R0 - 1 when that element is one, else run R0; its first tail ends run R0 - 1.
   // A lane's heads and tails follow the lanes' before it (a warp scan of the counts, heads in the
@@ -518,7 +515,8 @@ __device__ __forceinline__ void store_runs_staged(typename K::temp_storage& s, c
   const unsigned total = __shfl_sync(0xffffffffu, before, 31);
   before -= mine;
   const int nh = static_cast<int>(total & 0xffffu), nt = static_cast<int>(total >> 16);
-  if (t0 + items == w.n) *w.count = x[items - 1].runs;  // the input's last element ends a run
+  if (t0 + items == w.n)  // the input's last element ends a run: its count, from the first item's
+    *w.count = static_cast<decltype(x[0].runs)>(static_cast<long long>(x[0].runs) - (heads & 1u) + __popc(heads));
   unsigned char* const area = s.staging[warp] + K::kept_bytes;  // the stash area
   // ---- values: each tail's at its run's place, then the warp's span
   A* const sv = reinterpret_cast<A*>(area);
@@ -559,37 +557,57 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
   const int lane = cuda::lane_index();
   const std::int64_t w0 = out.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
   const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
-  Key k[items];
   const bool at_end = t0 + items == w.n;
-  bool head;
-  bool last_tail;  // the tail flag of the thread's last item
-  bool kept = false;
   if constexpr (K::kept_bytes > 0) {
     // the keys the load kept in the staging (load_runs_tile: the same keys pointer, aligned), their
     // neighbours from the lanes beside, the warps beside (after the block scan's barriers) or the
-    // tile's edge keys
+    // tile's edge keys; the flags as bits, then the keys are read again from the staging where a
+    // head writes one (so they are not held in registers across the stores)
     if (cuda::is_aligned16(w.keys + w0)) {
       using kk = tile_detail::kept_keys<Key, items>;
-      kk::read(s.staging[warp], k);
-      Key prev = cuda::shfl_up(k[items - 1], 1);
-      Key next = cuda::shfl_down(k[0], 1);
-      if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);
-      if (lane == 31 && warp + 1 < K::warps) next = kk::at(s.staging[warp + 1], 0);
-      if (lane == 31 && warp + 1 == K::warps) next = *kk::after(s.staging[warp]);
-      head = t0 == 0 || !w.eq(prev, k[0]);
-      last_tail = at_end || !w.eq(k[items - 1], next);
-      kept = true;
-      if constexpr (K::tuning::staged_run_store && staged_runs_fit<K, Key, W>()) {
-        store_runs_staged<K>(s, w, t0, head, last_tail, k, x);
-        return;
+      unsigned heads = 0, tails = 0;  // bit j: item j starts / ends a run
+      {
+        Key k[items];
+        kk::read(s.staging[warp], k);
+        Key prev = cuda::shfl_up(k[items - 1], 1);
+        Key next = cuda::shfl_down(k[0], 1);
+        if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);
+        if (lane == 31 && warp + 1 < K::warps) next = kk::at(s.staging[warp + 1], 0);
+        if (lane == 31 && warp + 1 == K::warps) next = *kk::after(s.staging[warp]);
+        heads = t0 == 0 || !w.eq(prev, k[0]) ? 1u : 0u;
+        tails = at_end || !w.eq(k[items - 1], next) ? 1u << (items - 1) : 0u;
+#pragma unroll
+        for (int j = 0; j + 1 < items; ++j) {
+          const bool change = !w.eq(k[j], k[j + 1]);
+          tails |= change ? 1u << j : 0u;
+          heads |= change ? 1u << (j + 1) : 0u;
+        }
       }
+      if constexpr (K::tuning::staged_run_store && staged_runs_fit<K, Key, W>()) {
+        // warps of many runs write them staged (the choice is the warp's: at few runs the
+        // staging's fixed cost is more than the scattered stores it saves)
+        if (cuda::warp_sum_u32(static_cast<unsigned>(__popc(heads))) >= 3u * items) {
+          store_runs_staged<K>(s, w, t0, heads, tails, x);
+          return;
+        }
+      }
+      // item j is in run (the runs before the thread's first item) + (heads up to j) - 1: only
+      // the first item's count is needed (x[j].runs of the others stays dead)
+      const long long before = static_cast<long long>(x[0].runs) - static_cast<long long>(heads & 1u);
+#pragma unroll
+      for (int j = 0; j < items; ++j) {
+        const long long r = before + __popc(heads & (j + 1 < 32 ? (2u << j) - 1u : ~0u)) - 1;
+        if ((heads >> j) & 1u) w.keys_out[r] = kk::at(s.staging[warp], lane * items + j);
+        if ((tails >> j) & 1u) w.values_out[r] = x[j].value;
+      }
+      if (at_end) *w.count = static_cast<decltype(x[0].runs)>(before + __popc(heads));
+      return;
     }
   }
-  if (!kept) {
-    tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
-    head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
-    last_tail = at_end || !w.eq(k[items - 1], w.keys[t0 + items]);
-  }
+  Key k[items];
+  tile_detail::load_chunk<items>(w.keys + w0, s.staging[warp], k);
+  bool head = t0 == 0 || !w.eq(w.keys[t0 - 1], k[0]);
+  const bool last_tail = at_end || !w.eq(k[items - 1], w.keys[t0 + items]);
 #pragma unroll
   for (int j = 0; j < items; ++j) {
     const bool tail = j + 1 < items ? !w.eq(k[j], k[j + 1]) : last_tail;

@@ -62,6 +62,7 @@
 #include "../../../policy.hpp"
 #include "../runtime.cuh"
 #include "../thread/shuffle.cuh"
+#include "../warp/warp_reduce.cuh"
 #include "scan_tile.cuh"
 #include "deterministic_lookback.cuh"
 #include "../lookback/tile_state.cuh"
@@ -80,6 +81,8 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// again before its fold (keys_segments.md, 2026-11-27).
   /// At most: accumulators wider than 8 bytes keep what fits 2.3 KB, at least 2 (ordered_keep).
   static constexpr int ordered_kept_windows = 8;
+  /// reduce_by_key: warps of many runs write them staged (scan_config.cuh, staged_run_store).
+  static constexpr bool staged_run_store = true;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -98,17 +101,6 @@ template <class Acc, int Keep>
 struct ordered_storage {
   uninitialized<Acc> value[Keep + 1][32];
 };
-
-/// The sum of the warp's 32 values (every lane).
-__device__ __forceinline__ unsigned warp_sum_u32(unsigned c) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_add_sync(full_warp_mask, c);
-#else
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) c += __shfl_xor_sync(full_warp_mask, c, d);
-  return c;
-#endif
-}
 
 /// x op v[from] op ... op v[31], left to right (every lane the same; `vals` written by the warp
 /// before a __syncwarp()).

@@ -128,9 +128,12 @@ struct scan_tuning_base {
   /// the keys in the staging for its store, and loads keys and values together, where they fit;
   /// false: the store loads the keys again from global memory (the bench's "keys reloaded" row).
   static constexpr bool keep_staged_keys = true;
-  /// ... and with the keys kept, each warp writes its runs' values and keys as contiguous spans,
-  /// compacted in the staging (store_runs_staged); false: each head and tail stores its own element.
-  static constexpr bool staged_run_store = true;
+  /// ... and with the keys kept, a warp of many runs writes their values and keys as contiguous
+  /// spans, compacted in the staging (store_runs_staged, detail/segmented/tile.cuh); false: each
+  /// head and tail stores its own element. On in ordered_tuning_base (reduce_by_key's reproducible
+  /// default: 64 registers either way); off here: it takes the classic kernel from 62-64 to 70-72
+  /// registers (8 -> 7 blocks of 128 an SM), measured 14 % slower at runs of 32 (H100).
+  static constexpr bool staged_run_store = false;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.

@@ -26,6 +26,17 @@
 
 namespace algo::detail::cuda {
 
+/// The sum of the warp's 32 values (every lane; all 32 lanes call it).
+__device__ __forceinline__ unsigned warp_sum_u32(unsigned c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(full_warp_mask, c);
+#else
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) c += __shfl_xor_sync(full_warp_mask, c, d);
+  return c;
+#endif
+}
+
 /// Shared-memory storage for N values of T without running constructors (T need only be trivially
 /// copyable), viewed as T or, for the volatile warp phase, as volatile words.
 template <class T, int N>
