@@ -390,7 +390,7 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
   if constexpr (K::tuning::launder_items) {
     const Acc partial = thread_reduce(x, p.op);
     [[maybe_unused]] unsigned flags = 0;
-    unsigned char* const stash_area = s.staging[warp_index()] + K::kept_bytes;
+    [[maybe_unused]] unsigned char* const stash_area = s.staging[warp_index()] + K::kept_bytes;
     if constexpr (K::stash_items && K::stash_flagged) {
       stash_flagged<typename K::flagged, K::items>(stash_area, x, flags);
       launder(flags);
