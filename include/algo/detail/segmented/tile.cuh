@@ -470,7 +470,7 @@ struct writer_traits<segment_writer<Heads, OffIt, OutIt>> {
 
 /// Whether a warp's runs (keys, then values) fit the staging after the kept keys (the stash area).
 template <class K, class Key, class W>
-constexpr bool staged_runs_fit() {
+__host__ __device__ constexpr bool staged_runs_fit() {
   using A = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<typename K::acc_t>().value)>>;
   constexpr std::size_t span = static_cast<std::size_t>(32) * K::items;
   return K::kept_bytes > 0 && K::items <= 32 && span * sizeof(Key) <= K::staging_bytes - K::kept_bytes &&

@@ -89,7 +89,7 @@ struct ordered_tuning_base : deterministic_tuning_base {
 /// for the window read again) would pass 2304 bytes, but never fewer than 2 (the number kept
 /// before 2026-11-27) unless the tuning asks for fewer.
 template <class Tuning, class Acc>
-constexpr int ordered_keep() {
+__host__ __device__ constexpr int ordered_keep() {  // (device too: no --expt-relaxed-constexpr needed)
   constexpr int fits = static_cast<int>(2304 / (32 * sizeof(Acc))) - 1;
   constexpr int most = fits > 2 ? fits : 2;
   return Tuning::ordered_kept_windows < most ? Tuning::ordered_kept_windows : most;
