@@ -254,8 +254,9 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
 // element path beside the kept keys; misaligned keys: the store loads them again), sizes that
 // are whole multiples of the tiles (the last tile full: no key after it) and one past, runs that
 // cross the tiles' and the warps' edges; float values that are small integers (every sum exact:
-// any order gives the same bits) through the default policy (the ordered look-back) and int32
-// through the classic one, each against the host reference.
+// any order gives the same bits) through the default policy (the ordered look-back; runs of 1-3:
+// its warps write their runs staged, store_runs_staged; runs of 31-33 and 500-1500: in place) and
+// int32 through the classic one (in place), each against the host reference.
 TEST_CASE("cuda reduce_by_key_into: keys kept between the tile's load and store, aligned and misaligned",
           "[cuda][segmented][by_key][kept]") {
   std::uint64_t seed = 5300;
