@@ -358,12 +358,14 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
-    // the look-back's initial delay (ordered = the default)
+    // reduce_by_key's tile I/O: the keys loaded again, the runs stored in place / staged; the
+    // ordered look-back in 128-thread tiles
     c.variant<ks::ord_reload, true>("keys reloaded");
     c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
     c.variant<ks::ord_unstaged, true>("unstaged runs");
     c.variant<ks::dflt_staged, false>("dflt, staged runs");
     c.variant<ks::ord_t128, true>("128 threads");
+    // the look-back's initial delay (ordered = the default)
     c.variant<ks::ord_delay400, true>("delay 400 ns");
     c.variant<ks::ord_delay0, true>("delay 0");
     c.variant<ks::skip, false>("skip", true);
