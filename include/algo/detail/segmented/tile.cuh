@@ -299,15 +299,6 @@ struct kept_keys {
   static_assert(io::pad_words && io::words >= 16, "the padded word layout, two unused slots at least");
   static constexpr int before_slot = io::words + io::words / 8 - 1;
   static constexpr int after_slot = before_slot - 9;
-  /// The lane's Items keys (blocked), from its warp's area.
-  __device__ static __forceinline__ void read(const unsigned char* area, Key (&k)[Items]) {
-    const uint4* st = reinterpret_cast<const uint4*>(area);
-    const int lane = cuda::lane_index();
-    uint4 w[io::words_per_lane];
-#pragma unroll
-    for (int j = 0; j < io::words_per_lane; ++j) w[j] = st[io::word_slot(lane * io::words_per_lane + j)];
-    memcpy(k, w, sizeof(k));
-  }
   /// Key e (0 .. 32 Items - 1) of a warp's area.
   __device__ static __forceinline__ Key at(const unsigned char* area, int e) {
     const int byte = e * static_cast<int>(sizeof(Key));
@@ -362,29 +353,23 @@ __device__ __forceinline__ void load_runs_tile(typename K::temp_storage& s, cons
   if (last_thread && t0 + items < f.n) after = f.heads.keys[t0 + items];
   // ---- staging: the keys (kept), the tile's edge keys, the values
   __syncwarp();  // the staging is free
-  uint4* const kst = reinterpret_cast<uint4*>(ks);
-#pragma unroll
-  for (int j = 0; j < kio::words_per_lane; ++j) kst[kio::word_slot(j * 32 + lane)] = wk[j];
+  kio::stage_words(ks, wk);
   if (warp == 0 && lane == 0) *kk::before(ks) = prev;
   if (last_thread) *kk::after(ks) = after;
   V v[items];
   bool values_done = false;
   if constexpr (vio::vectorizable) {
     if (value_words) {
-      uint4* const vst = reinterpret_cast<uint4*>(vs);
-#pragma unroll
-      for (int j = 0; j < vwords; ++j) vst[vio::word_slot(j * 32 + lane)] = wv[j];
+      vio::stage_words(vs, wv);
       __syncwarp();
-#pragma unroll
-      for (int j = 0; j < vwords; ++j) wv[j] = vst[vio::word_slot(lane * vwords + j)];
-      memcpy(v, wv, sizeof(v));
+      vio::read_words(vs, v);
       values_done = true;
     }
   }
   if (!values_done) vio::load_elements(f.values + w0, vio::elements, f.values[w0], [](const V& e) { return e; }, vs, v);
   __syncwarp();
   Key k[items];
-  kk::read(ks, k);
+  kio::read_words(ks, k);
   // ---- heads, lifted pairs
   bool h[items];
   h[0] = t0 == 0 || !f.heads.eq(prev, k[0]);
@@ -506,13 +491,9 @@ __device__ __forceinline__ void store_runs_staged(typename K::temp_storage& s, c
   const long long first_head = r0 - static_cast<long long>(cuda::shfl_idx(heads & 1u, 0));
   const long long first_tail = r0 - 1;
   const unsigned mine = static_cast<unsigned>(__popc(heads)) | static_cast<unsigned>(__popc(tails)) << 16;
-  unsigned before = mine;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const unsigned o = __shfl_up_sync(0xffffffffu, before, d);
-    if (lane >= d) before += o;
-  }
-  const unsigned total = __shfl_sync(0xffffffffu, before, 31);
+  typename cuda::warp_scan<unsigned>::temp_storage no_storage;
+  unsigned before = cuda::warp_scan<unsigned>(no_storage).inclusive(mine, [](unsigned a, unsigned b) { return a + b; });
+  const unsigned total = cuda::shfl_idx(before, 31);
   before -= mine;
   const int nh = static_cast<int>(total & 0xffffu), nt = static_cast<int>(total >> 16);
   if (t0 + items == w.n)  // the input's last element ends a run: its count, from the first item's
@@ -568,7 +549,7 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
       unsigned heads = 0, tails = 0;  // bit j: item j starts / ends a run
       {
         Key k[items];
-        kk::read(s.staging[warp], k);
+        kk::io::read_words(s.staging[warp], k);
         Key prev = cuda::shfl_up(k[items - 1], 1);
         Key next = cuda::shfl_down(k[0], 1);
         if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);

@@ -53,14 +53,27 @@ struct warp_tile_io {
     static_assert(vectorizable, "load_words needs Items * sizeof(E) to be a multiple of 16");
     const int lane = lane_index();
     const uint4* g = reinterpret_cast<const uint4*>(src);
-    uint4* s = reinterpret_cast<uint4*>(staging);
     uint4 w[words_per_lane];
 #pragma unroll
     for (int j = 0; j < words_per_lane; ++j) w[j] = g[j * 32 + lane];  // all loads in flight first
     __syncwarp();                                                         // staging free again
+    stage_words(staging, w);
+    __syncwarp();
+    read_words(staging, items);
+  }
+  /// load_words' two halves, for callers that keep several loads in flight or read a staged chunk
+  /// again: the lane's warp-striped words (word j * 32 + lane of the chunk) into the staging, and
+  /// the lane's blocked items from a staged chunk (a __syncwarp between them).
+  __device__ static __forceinline__ void stage_words(unsigned char* staging, const uint4 (&w)[words_per_lane]) {
+    const int lane = lane_index();
+    uint4* s = reinterpret_cast<uint4*>(staging);
 #pragma unroll
     for (int j = 0; j < words_per_lane; ++j) s[word_slot(j * 32 + lane)] = w[j];
-    __syncwarp();
+  }
+  __device__ static __forceinline__ void read_words(const unsigned char* staging, E (&items)[Items]) {
+    const int lane = lane_index();
+    const uint4* s = reinterpret_cast<const uint4*>(staging);
+    uint4 w[words_per_lane];
 #pragma unroll
     for (int j = 0; j < words_per_lane; ++j) w[j] = s[word_slot(lane * words_per_lane + j)];
     memcpy(items, w, sizeof(items));
