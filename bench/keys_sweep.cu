@@ -54,30 +54,30 @@ struct skip : base {  // timing only: wrong results
 // the ordered look-back (the policy's default for the keyed scans) and its initial delay
 using obase = adc::ordered_tuning_base;
 struct ord : obase {};
-struct ord_delay400 : obase {
-  static constexpr unsigned lookback_initial_delay_ns = 400;
-};
-struct ord_delay0 : obase {
-  static constexpr unsigned lookback_initial_delay_ns = 0;
-};
 // reduce_by_key's keys loaded again by the store (keep_staged_keys off: the code before)
 struct ord_reload : obase {
   static constexpr bool keep_staged_keys = false;
 };
-struct dflt_reload : base {
-  static constexpr bool keep_staged_keys = false;
-};
-// the kept keys without the staged run store (each head and tail its own element)
+// the kept keys without the staged run store (each head and tail its own element; keys and counts
+// in registers: the code of 300cbae)
 struct ord_unstaged : obase {
   static constexpr bool staged_run_store = false;
+  static constexpr int inplace_runs = 1;
 };
-struct dflt_staged : base {
-  static constexpr bool staged_run_store = true;
+// the in-place warps beside the staged ones: keys read again from the staging and run indices from
+// the head bits by popc (the code of d4008f9) or as a running count (inplace_runs 2)
+struct ord_ip0 : obase {
+  static constexpr int inplace_runs = 0;
 };
-// the ordered look-back in the classic kernel's tile shape (reduce_by_key 128 x 16 = 2048 pairs, 8
-// blocks an SM; the scan by key 128 x 32)
-struct ord_t128 : obase {
-  static constexpr int threads = 128;
+struct ord_ip2 : obase {
+  static constexpr int inplace_runs = 2;
+};
+struct ord_unstaged_ip2 : obase {
+  static constexpr bool staged_run_store = false;
+  static constexpr int inplace_runs = 2;
+};
+struct dflt_ip2 : base {
+  static constexpr int inplace_runs = 2;
 };
 
 using Eq = algo::equal_to<>;
@@ -358,16 +358,14 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::ord, true>("policy tuning");
     if (profile_mode) continue;
-    // reduce_by_key's tile I/O: the keys loaded again, the runs stored in place / staged; the
-    // ordered look-back in 128-thread tiles
+    // reduce_by_key's tile I/O: the keys loaded again; the runs stored in place / staged, and how
+    // the in-place warps find keys and run indices (tuning inplace_runs)
     c.variant<ks::ord_reload, true>("keys reloaded");
-    c.variant<ks::dflt_reload, false>("dflt, keys reloaded");
     c.variant<ks::ord_unstaged, true>("unstaged runs");
-    c.variant<ks::dflt_staged, false>("dflt, staged runs");
-    c.variant<ks::ord_t128, true>("128 threads");
-    // the look-back's initial delay (ordered = the default)
-    c.variant<ks::ord_delay400, true>("delay 400 ns");
-    c.variant<ks::ord_delay0, true>("delay 0");
+    c.variant<ks::ord_ip0, true>("in place: popc");
+    c.variant<ks::ord_ip2, true>("in place: count");
+    c.variant<ks::ord_unstaged_ip2, true>("unstaged, count");
+    c.variant<ks::dflt_ip2, false>("dflt, count");
     c.variant<ks::skip, false>("skip", true);
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");

@@ -75,14 +75,29 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
 }
 
 // ---- blocks ---------------------------------------------------------------------------------------------
-template <class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op, class T>
+template <class Agent, class Tuning, bool Vector, bool Ahead, class It, class OffIt, class OutIt, class Acc, class Op,
+          class T>
 __global__ void __launch_bounds__(Agent::threads)
     blocks_kernel(It first, OffIt offsets, long long base, long long segments, OutIt out, Acc init, Op op,
                   T init_as_t, speculation spec) {
   __shared__ typename Agent::storage smem;
   if (!go_ahead(spec, segments)) return;
+  // Ahead: each segment's bounds are read while the segment before it is folded
+  long long next_a = 0, next_b = 0;
+  if (Ahead && blockIdx.y < segments) {
+    next_a = static_cast<long long>(offsets[blockIdx.y]);
+    next_b = static_cast<long long>(offsets[blockIdx.y + 1]);
+  }
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
-    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
+    if (!Ahead) {
+      next_a = static_cast<long long>(offsets[k]);
+      next_b = static_cast<long long>(offsets[k + 1]);
+    }
+    const long long a = next_a - base, b = next_b - base;
+    if (Ahead && k + gridDim.y < segments) {
+      next_a = static_cast<long long>(offsets[k + gridDim.y]);
+      next_b = static_cast<long long>(offsets[k + gridDim.y + 1]);
+    }
     if (a == b) {  // the same for every thread of the block
       if (threadIdx.x == 0) out[k] = init_as_t;
       continue;
@@ -103,15 +118,21 @@ __global__ void __launch_bounds__(Agent::threads)
 // b*T + t, b*T + t + C*T, ... (T threads; C checking blocks, about 8 segments a thread, at most the
 // grid) and publishes its share (the first decrease it saw, its longest segment) in its own slot,
 // tagged with the call's ticket (no slot needs clearing before the launch: a slot holding another
-// tag is not yet written). A block reads no segment until every slot carries the tag; then it has
-// the whole verdict (the same in every block) and writes its segments only when it holds
-// (speculation's test). The grid is cooperative (every block
-// resident at once), so waiting for the other blocks' slots always ends. Block 0 also publishes
-// the verdict to the host (mapped pinned memory, a flag after it), which the host waits for
-// instead of a copy and a synchronization: the stream holds this one launch.
-// (An earlier version folded a block's first segment while the checkers checked: with C checkers
-// it measured no faster, 0.1025-0.1030 against 0.1014 ms at 4096 elements a segment and 8 % slower
-// at 2048; seg_reduce_probe, H100.)
+// tag is not yet written). The verdict is every slot folded (the same in every block).
+// No block waits for it before its first segment: each folds that one at once, reading only a
+// segment that every good verdict allows (within [offsets[0], offsets[S]], in order, no longer
+// than max_skew means, the means enough for this path: a segment that fails this means the
+// verdict is bad, and the block waits for it and leaves), keeps its result in shared memory,
+// then waits for the verdict (by then published) and writes it and its other segments only
+// when the verdict holds (speculation's test). The checking blocks take the segments of the
+// blocks with one segment fewer (block b takes segments q, q + G, ..., q = (b - C) mod G), so
+// the check's time fills their slack instead of trailing the grid. The grid is cooperative
+// (every block resident at once), so waiting for the other blocks' slots always ends. Block 0
+// waits for the verdict as soon as it has checked and publishes it to the host (mapped pinned
+// memory, a flag after it), which the host waits for instead of a copy and a synchronization:
+// the stream holds this one launch.
+// (Before 2026-11-27 every block waited for the verdict before its first segment: ~6 us over the
+// blocks kernel without a check at 4096 elements a segment, seg_reduce_probe, H100.)
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
@@ -163,14 +184,54 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
   __syncthreads();  // the arrays serve the next call
 }
 
-template <int MinBlocks, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op,
-          class T>
+/// The verdict of the fused kernel's check (the same in every block): 1 go (the results may be
+/// written), 0 no. Waits for every checking block's slot; every thread of the block calls it.
+/// Block 0 publishes the verdict to the host.
+template <int Threads, class OffIt>
+__device__ __forceinline__ int fused_verdict(const fused_args& fa, const OffIt& offsets, long long segments,
+                                             long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32],
+                                             int& s_go) {
+  long long bad = 0x7fffffffffffffffLL, longest = 0;
+  for (long long i = threadIdx.x; i < fa.checkers; i += Threads) {
+    const volatile check_slot* slot = fa.slots + i;
+    while (slot->tag != fa.tag) __nanosleep(64);
+    __threadfence();
+    const long long sb = slot->bad_at, sl = slot->max_length;
+    if (sb < bad) bad = sb;
+    if (sl > longest) longest = sl;
+  }
+  block_min_max<Threads>(bad, longest, s_bad, s_long);
+  if (threadIdx.x == 0) {
+    const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
+                          -1};
+    speculation spec = fa.spec;
+    spec.check = &c;
+    s_go = go_ahead(spec, segments) ? 1 : 0;
+    if (blockIdx.y == 0) {
+      volatile offsets_check* h = fa.host_check;
+      h->first = c.first;
+      h->last = c.last;
+      h->bad_at = c.bad_at;
+      h->max_length = c.max_length;
+      h->min_length = c.min_length;
+      __threadfence_system();  // the verdict is visible to the host before the flag
+      *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
+    }
+  }
+  __syncthreads();
+  return s_go;
+}
+
+template <int MinBlocks, bool Early, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc,
+          class Op, class T>
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     fused_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t, fused_args fa) {
   constexpr int threads = Agent::threads;
   __shared__ typename Agent::storage smem;
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   __shared__ int s_go;
+  __shared__ alignas(Acc) unsigned char s_first[sizeof(Acc)];  // the first segment's result, before the verdict
+  __shared__ int s_first_empty;
   const long long grid = gridDim.y, b = blockIdx.y;
   const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
@@ -202,54 +263,68 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       slot->tag = fa.tag;
     }
   }
-  // ---- the verdict: every slot tagged, folded; block 0 tells the host -----------------------------------------
-  {
-    long long bad = 0x7fffffffffffffffLL, longest = 0;
-    for (long long i = threadIdx.x; i < checkers; i += threads) {
-      const volatile check_slot* slot = fa.slots + i;
-      while (slot->tag != fa.tag) __nanosleep(64);
-      __threadfence();
-      const long long sb = slot->bad_at, sl = slot->max_length;
-      if (sb < bad) bad = sb;
-      if (sl > longest) longest = sl;
+  // ---- what every good verdict allows: the host's test (suits) without the longest segment -----------------
+  // (in shared memory: read again only while the verdict is not known, not held in registers
+  // across the segments' folds)
+  __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed
+  if (threadIdx.x == 0) {
+    const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
+    const bool may = o0 >= 0 && o_end >= o0 && suits(segments, o_end - o0, 0, fa.spec.sm_count);
+    s_allowed[0] = o0;
+    s_allowed[1] = o_end;
+    s_allowed[2] = may ? max_skew * ((o_end - o0) / segments) : -1;
+  }
+  int go = -1;  // the verdict: -1 not known yet (block-uniform)
+  if (b == 0) go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+  __syncthreads();
+  if (s_allowed[2] < 0) return;  // the verdict is no
+  if (!Early && go < 0) {  // (the code before 2026-11-27: every block waits for the verdict first)
+    go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+    if (go == 0) return;
+  }
+  // ---- phase 2: the block's segments q, q + G, ... (q = (b - C) mod G: the checkers take the light ones);
+  // the first one's result waits in shared memory for the verdict, which the checkers have
+  // published by the time it is folded
+  const long long q = Early ? (b + grid - checkers) % grid : b;
+  for (long long k = q; k < segments; k += grid) {
+    const long long a = static_cast<long long>(offsets[k]), e = static_cast<long long>(offsets[k + 1]);
+    if (go < 0 && (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2])) {  // (block-uniform)
+      // offsets out of order or a segment too long: the verdict will be no; wait for it, leave
+      fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+      return;
     }
-    block_min_max<threads>(bad, longest, s_bad, s_long);
-    if (threadIdx.x == 0) {
-      const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
-                            -1};
-      speculation spec = fa.spec;
-      spec.check = &c;
-      s_go = go_ahead(spec, segments) ? 1 : 0;
-      if (b == 0) {
-        volatile offsets_check* h = fa.host_check;
-        h->first = c.first;
-        h->last = c.last;
-        h->bad_at = c.bad_at;
-        h->max_length = c.max_length;
-        h->min_length = c.min_length;
-        __threadfence_system();  // the verdict is visible to the host before the flag
-        *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
+    if (a == e) {  // the same for every thread of the block
+      if (threadIdx.x == 0) {
+        if (go == 1) out[k] = init_as_t;
+        else s_first_empty = 1;
+      }
+    } else {
+      const It seg = first + a;
+      int offset = 0;
+      if constexpr (Vector) offset = misalignment(seg);
+      const cuda::reduce_layout L =
+          cuda::make_reduce_layout(e - a, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
+      const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
+      if (threadIdx.x == 0) {
+        const Acc r = static_cast<Acc>(op(init, part.value));
+        if (go == 1) out[k] = r;
+        else {
+          *reinterpret_cast<Acc*>(s_first) = r;
+          s_first_empty = 0;
+        }
+      }
+      __syncthreads();  // the agent's shared memory serves the next segment
+    }
+    if (go < 0) {  // the first segment: its result waits for the verdict
+      go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+      if (go == 0) return;
+      if (threadIdx.x == 0) {
+        if (s_first_empty) out[k] = init_as_t;
+        else out[k] = *reinterpret_cast<const Acc*>(s_first);
       }
     }
-    __syncthreads();
-    if (s_go == 0) return;  // (the same in every thread)
   }
-  // ---- phase 2: segments b, b + G, ... -------------------------------------------------------------------
-  for (long long k = b; k < segments; k += grid) {
-    const long long lo = static_cast<long long>(offsets[k]), hi = static_cast<long long>(offsets[k + 1]);
-    if (lo == hi) {  // the same for every thread of the block
-      if (threadIdx.x == 0) out[k] = init_as_t;
-      continue;
-    }
-    const It seg = first + lo;
-    int offset = 0;
-    if constexpr (Vector) offset = misalignment(seg);
-    const cuda::reduce_layout L =
-        cuda::make_reduce_layout(hi - lo, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
-    const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
-    if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
-    __syncthreads();  // the agent's shared memory serves the next segment
-  }
+  if (go < 0) fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);  // no segment here
 }
 
 /// Names the fused kernel for the occupancy cache.
@@ -285,8 +360,8 @@ inline unsigned long long next_fused_tag() {
 /// nothing (no mapped host memory, no cooperative launch, or the grid would not fit at once): the
 /// caller then checks the offsets its own way. Otherwise `verdict` holds the check (as
 /// read_offsets_device's) and the kernel wrote the results exactly when go_ahead holds for it.
-template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, class It, class OffIt, class OutIt, class Acc,
-          class RawOp, class T>
+template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, bool Early = true, class It, class OffIt, class OutIt,
+          class Acc, class RawOp, class T>
 bool run_fused(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
                OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
                offsets_check& verdict) {
@@ -298,7 +373,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   constexpr std::size_t value_offset = 16;
   void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
   if (!mapped) return false;
-  const auto kernel = fused_kernel<MinBlocks, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const auto kernel = fused_kernel<MinBlocks, Early, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
   const long long resident = cuda::resident_blocks<fused_key<Agent, decltype(kernel), MinBlocks>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
@@ -349,7 +424,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
 template <class Agent, class Kernel>
 struct blocks_key {};
 
-template <bool Vector, class Phase, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <bool Vector, class Phase, bool Ahead = true, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void run(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t base,
          std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
          const speculation& spec) {
@@ -357,7 +432,7 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
   using Tuning = cuda::reduce_tuning<V, Acc>;
   using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
   using Op = accumulate_with<RawOp, Acc>;
-  const auto kernel = blocks_kernel<Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const auto kernel = blocks_kernel<Agent, Tuning, Vector, Ahead, It, OffIt, OutIt, Acc, Op, T>;
   const long long resident = cuda::resident_blocks<blocks_key<Agent, decltype(kernel)>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
@@ -371,15 +446,15 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
 /// out[k] = init op (elements [offsets[k], offsets[k + 1]) of `values`, in order), or init (as T)
 /// for an empty segment; `values` at element offsets[0] == base (offsets are absolute). With a
 /// speculation, queued behind the offsets check (base 0) and written only when it holds.
-template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <class Phase, bool Ahead = true, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void reduce(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t base,
             std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
             const speculation& spec = speculation{}) {
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  run<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t,
-                                         spec);
+  run<segment_vector_loads_v<Src>, Phase, Ahead>(name, policy, first, offsets, base, segments, out, init, raw_op,
+                                                init_as_t, spec);
 }
 
 /// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.

@@ -546,10 +546,12 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
     // head writes one (so they are not held in registers across the stores)
     if (cuda::is_aligned16(w.keys + w0)) {
       using kk = tile_detail::kept_keys<Key, items>;
+      constexpr bool staged = K::tuning::staged_run_store && staged_runs_fit<K, Key, W>();
+      constexpr int mode = K::tuning::inplace_runs;
+      Key k[items];
+      kk::io::read_words(s.staging[warp], k);
       unsigned heads = 0, tails = 0;  // bit j: item j starts / ends a run
       {
-        Key k[items];
-        kk::io::read_words(s.staging[warp], k);
         Key prev = cuda::shfl_up(k[items - 1], 1);
         Key next = cuda::shfl_down(k[0], 1);
         if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);
@@ -564,7 +566,7 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
           heads |= change ? 1u << (j + 1) : 0u;
         }
       }
-      if constexpr (K::tuning::staged_run_store && staged_runs_fit<K, Key, W>()) {
+      if constexpr (staged) {
         // warps of many runs write them staged (the choice is the warp's: at few runs the
         // staging's fixed cost is more than the scattered stores it saves)
         if (cuda::warp_sum_u32(static_cast<unsigned>(__popc(heads))) >= 3u * items) {
@@ -572,16 +574,31 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
           return;
         }
       }
-      // item j is in run (the runs before the thread's first item) + (heads up to j) - 1: only
-      // the first item's count is needed (x[j].runs of the others stays dead)
-      const long long before = static_cast<long long>(x[0].runs) - static_cast<long long>(heads & 1u);
+      if constexpr (mode == 1 || mode == 3) {
+        // each item's run index from its own scanned count; the keys from registers (1) or read
+        // again from the staging (3)
 #pragma unroll
-      for (int j = 0; j < items; ++j) {
-        const long long r = before + __popc(heads & (j + 1 < 32 ? (2u << j) - 1u : ~0u)) - 1;
-        if ((heads >> j) & 1u) w.keys_out[r] = kk::at(s.staging[warp], lane * items + j);
-        if ((tails >> j) & 1u) w.values_out[r] = x[j].value;
+        for (int j = 0; j < items; ++j) {
+          const long long r = static_cast<long long>(x[j].runs) - 1;
+          if ((heads >> j) & 1u) w.keys_out[r] = mode == 1 ? k[j] : kk::at(s.staging[warp], lane * items + j);
+          if ((tails >> j) & 1u) w.values_out[r] = x[j].value;
+        }
+        if (at_end) *w.count = x[items - 1].runs;
+      } else {
+        // item j is in run (the runs before the thread's first item) + (heads up to j) - 1: only
+        // the first item's count is needed (x[j].runs of the others stays dead); the keys are read
+        // again from the staging where a head writes one
+        const long long before = static_cast<long long>(x[0].runs) - static_cast<long long>(heads & 1u);
+        long long r = before - 1;
+#pragma unroll
+        for (int j = 0; j < items; ++j) {
+          if constexpr (mode == 2) r += (heads >> j) & 1u;
+          else r = before + __popc(heads & (j + 1 < 32 ? (2u << j) - 1u : ~0u)) - 1;
+          if ((heads >> j) & 1u) w.keys_out[r] = kk::at(s.staging[warp], lane * items + j);
+          if ((tails >> j) & 1u) w.values_out[r] = x[j].value;
+        }
+        if (at_end) *w.count = static_cast<decltype(x[0].runs)>(before + __popc(heads));
       }
-      if (at_end) *w.count = static_cast<decltype(x[0].runs)>(before + __popc(heads));
       return;
     }
   }

@@ -134,6 +134,13 @@ struct scan_tuning_base {
   /// default: 64 registers either way); off here: it takes the classic kernel from 62-64 to 70-72
   /// registers (8 -> 7 blocks of 128 an SM), measured 14 % slower at runs of 32 (H100).
   static constexpr bool staged_run_store = false;
+  /// reduce_by_key with the keys kept: how a warp that writes its runs in place (not staged) finds
+  /// each item's key and run index. 1: the thread's keys stay in registers from the flags to the
+  /// stores and each item's run index is its scanned count (x[j].runs - 1). 0: the flags as bits
+  /// first, keys read again from the staging where a head writes one, run indices from popc of the
+  /// head bits and the first item's count. 2: as 0, the run index as a running count (one add an
+  /// item). Bench rows in keys_sweep ("in place: ...").
+  static constexpr int inplace_runs = 1;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
   /// an inclusive prefix published since the walk passed it. false: no code.
