@@ -65,18 +65,12 @@ struct ord_unstaged : obase {
   static constexpr int inplace_runs = 1;
 };
 // the in-place warps beside the staged ones: keys read again from the staging and run indices from
-// the head bits by popc (the code of d4008f9) or as a running count (inplace_runs 2)
+// the head bits by popc (the code of d4008f9) or as a running count (inplace_runs 2); the default
+// keeps keys and counts in registers (1)
 struct ord_ip0 : obase {
   static constexpr int inplace_runs = 0;
 };
 struct ord_ip2 : obase {
-  static constexpr int inplace_runs = 2;
-};
-struct ord_unstaged_ip2 : obase {
-  static constexpr bool staged_run_store = false;
-  static constexpr int inplace_runs = 2;
-};
-struct dflt_ip2 : base {
   static constexpr int inplace_runs = 2;
 };
 
@@ -364,8 +358,6 @@ int main(int argc, char** argv) {
     c.variant<ks::ord_unstaged, true>("unstaged runs");
     c.variant<ks::ord_ip0, true>("in place: popc");
     c.variant<ks::ord_ip2, true>("in place: count");
-    c.variant<ks::ord_unstaged_ip2, true>("unstaged, count");
-    c.variant<ks::dflt_ip2, false>("dflt, count");
     c.variant<ks::skip, false>("skip", true);
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");

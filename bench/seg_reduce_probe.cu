@@ -12,8 +12,7 @@
 // kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
 // (run_fused's MinBlocks), and at 5 with every block waiting for the verdict before its first
 // segment (the code before 2026-11-27); algo::uniform_offsets (the blocks kernel, no check); the
-// blocks kernel over the offsets in memory without any check, with each segment's bounds read
-// while the one before is folded (the default) and without (timing only: the floor of this kernel
+// blocks kernel over the offsets in memory without any check (timing only: the floor of this kernel
 // shape).
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
@@ -126,10 +125,7 @@ int main(int argc, char** argv) {
                     seg::segment_blocks::reduce<Phase>("probe", base_policy, v, off, 0, segments, out, 0.0f,
                                                        algo::plus<>{}, 0.0f);
                   }});
-  rows.push_back({"blocks kernel, no check, bounds not read ahead (timing only)", [&] {
-                    seg::segment_blocks::reduce<Phase, false>("probe", base_policy, v, off, 0, segments, out, 0.0f,
-                                                              algo::plus<>{}, 0.0f);
-                  }});
+
 
   // results agree (sum of one segment on the host against each row)
   double want = 0;

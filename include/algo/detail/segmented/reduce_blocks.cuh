@@ -75,29 +75,14 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
 }
 
 // ---- blocks ---------------------------------------------------------------------------------------------
-template <class Agent, class Tuning, bool Vector, bool Ahead, class It, class OffIt, class OutIt, class Acc, class Op,
-          class T>
+template <class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op, class T>
 __global__ void __launch_bounds__(Agent::threads)
     blocks_kernel(It first, OffIt offsets, long long base, long long segments, OutIt out, Acc init, Op op,
                   T init_as_t, speculation spec) {
   __shared__ typename Agent::storage smem;
   if (!go_ahead(spec, segments)) return;
-  // Ahead: each segment's bounds are read while the segment before it is folded
-  long long next_a = 0, next_b = 0;
-  if (Ahead && blockIdx.y < segments) {
-    next_a = static_cast<long long>(offsets[blockIdx.y]);
-    next_b = static_cast<long long>(offsets[blockIdx.y + 1]);
-  }
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
-    if (!Ahead) {
-      next_a = static_cast<long long>(offsets[k]);
-      next_b = static_cast<long long>(offsets[k + 1]);
-    }
-    const long long a = next_a - base, b = next_b - base;
-    if (Ahead && k + gridDim.y < segments) {
-      next_a = static_cast<long long>(offsets[k + gridDim.y]);
-      next_b = static_cast<long long>(offsets[k + gridDim.y + 1]);
-    }
+    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
     if (a == b) {  // the same for every thread of the block
       if (threadIdx.x == 0) out[k] = init_as_t;
       continue;
@@ -184,6 +169,11 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
   __syncthreads();  // the arrays serve the next call
 }
 
+/// Results a block of the fused kernel holds before it waits for the verdict (at most 512 bytes of
+/// shared memory): the checking blocks publish theirs while the others fold these segments.
+template <class Acc>
+inline constexpr int fused_ring = sizeof(Acc) * 16 <= 512 ? 16 : (512 / sizeof(Acc) > 0 ? static_cast<int>(512 / sizeof(Acc)) : 1);
+
 /// The verdict of the fused kernel's check (the same in every block): 1 go (the results may be
 /// written), 0 no. Waits for every checking block's slot; every thread of the block calls it.
 /// Block 0 publishes the verdict to the host.
@@ -230,8 +220,9 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __shared__ typename Agent::storage smem;
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   __shared__ int s_go;
-  __shared__ alignas(Acc) unsigned char s_first[sizeof(Acc)];  // the first segment's result, before the verdict
-  __shared__ int s_first_empty;
+  constexpr int ring = fused_ring<Acc>;
+  __shared__ alignas(Acc) unsigned char s_held[ring * sizeof(Acc)];  // the first results, before the verdict
+  __shared__ unsigned char s_held_empty[ring];
   const long long grid = gridDim.y, b = blockIdx.y;
   const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
@@ -283,10 +274,11 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     if (go == 0) return;
   }
   // ---- phase 2: the block's segments q, q + G, ... (q = (b - C) mod G: the checkers take the light ones);
-  // the first one's result waits in shared memory for the verdict, which the checkers have
-  // published by the time it is folded
+  // the results of the first `ring` wait in shared memory, then the block waits for the verdict
+  // (long published by then) and writes them, and the others as they come
   const long long q = Early ? (b + grid - checkers) % grid : b;
-  for (long long k = q; k < segments; k += grid) {
+  int i = 0;  // the segment's place among the block's
+  for (long long k = q; k < segments; k += grid, ++i) {
     const long long a = static_cast<long long>(offsets[k]), e = static_cast<long long>(offsets[k + 1]);
     if (go < 0 && (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2])) {  // (block-uniform)
       // offsets out of order or a segment too long: the verdict will be no; wait for it, leave
@@ -296,7 +288,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     if (a == e) {  // the same for every thread of the block
       if (threadIdx.x == 0) {
         if (go == 1) out[k] = init_as_t;
-        else s_first_empty = 1;
+        else s_held_empty[i] = 1;
       }
     } else {
       const It seg = first + a;
@@ -309,19 +301,20 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
         const Acc r = static_cast<Acc>(op(init, part.value));
         if (go == 1) out[k] = r;
         else {
-          *reinterpret_cast<Acc*>(s_first) = r;
-          s_first_empty = 0;
+          reinterpret_cast<Acc*>(s_held)[i] = r;
+          s_held_empty[i] = 0;
         }
       }
       __syncthreads();  // the agent's shared memory serves the next segment
     }
-    if (go < 0) {  // the first segment: its result waits for the verdict
+    if (go < 0 && (i + 1 == ring || k + grid >= segments)) {  // the results held: wait for the verdict
       go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
       if (go == 0) return;
-      if (threadIdx.x == 0) {
-        if (s_first_empty) out[k] = init_as_t;
-        else out[k] = *reinterpret_cast<const Acc*>(s_first);
-      }
+      if (threadIdx.x == 0)
+        for (int j = 0; j <= i; ++j) {
+          if (s_held_empty[j]) out[q + j * grid] = init_as_t;
+          else out[q + j * grid] = reinterpret_cast<const Acc*>(s_held)[j];
+        }
     }
   }
   if (go < 0) fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);  // no segment here
@@ -424,7 +417,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
 template <class Agent, class Kernel>
 struct blocks_key {};
 
-template <bool Vector, class Phase, bool Ahead = true, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <bool Vector, class Phase, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void run(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t base,
          std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
          const speculation& spec) {
@@ -432,7 +425,7 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
   using Tuning = cuda::reduce_tuning<V, Acc>;
   using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
   using Op = accumulate_with<RawOp, Acc>;
-  const auto kernel = blocks_kernel<Agent, Tuning, Vector, Ahead, It, OffIt, OutIt, Acc, Op, T>;
+  const auto kernel = blocks_kernel<Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
   const long long resident = cuda::resident_blocks<blocks_key<Agent, decltype(kernel)>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
@@ -446,15 +439,15 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
 /// out[k] = init op (elements [offsets[k], offsets[k + 1]) of `values`, in order), or init (as T)
 /// for an empty segment; `values` at element offsets[0] == base (offsets are absolute). With a
 /// speculation, queued behind the offsets check (base 0) and written only when it holds.
-template <class Phase, bool Ahead = true, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void reduce(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t base,
             std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
             const speculation& spec = speculation{}) {
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  run<segment_vector_loads_v<Src>, Phase, Ahead>(name, policy, first, offsets, base, segments, out, init, raw_op,
-                                                init_as_t, spec);
+  run<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t,
+                                         spec);
 }
 
 /// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.

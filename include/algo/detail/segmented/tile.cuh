@@ -546,12 +546,12 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
     // head writes one (so they are not held in registers across the stores)
     if (cuda::is_aligned16(w.keys + w0)) {
       using kk = tile_detail::kept_keys<Key, items>;
-      constexpr bool staged = K::tuning::staged_run_store && staged_runs_fit<K, Key, W>();
       constexpr int mode = K::tuning::inplace_runs;
+      // the thread's keys from the staging and the flags as bits (bit j: item j starts / ends a run)
       Key k[items];
-      kk::io::read_words(s.staging[warp], k);
-      unsigned heads = 0, tails = 0;  // bit j: item j starts / ends a run
-      {
+      unsigned heads = 0, tails = 0;
+      const auto flags = [&] {
+        kk::io::read_words(s.staging[warp], k);
         Key prev = cuda::shfl_up(k[items - 1], 1);
         Key next = cuda::shfl_down(k[0], 1);
         if (lane == 0) prev = warp > 0 ? kk::at(s.staging[warp - 1], 32 * items - 1) : *kk::before(s.staging[0]);
@@ -565,22 +565,27 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
           tails |= change ? 1u << j : 0u;
           heads |= change ? 1u << (j + 1) : 0u;
         }
-      }
-      if constexpr (staged) {
+      };
+      if constexpr (K::tuning::staged_run_store && staged_runs_fit<K, Key, W>()) {
         // warps of many runs write them staged (the choice is the warp's: at few runs the
-        // staging's fixed cost is more than the scattered stores it saves)
-        if (cuda::warp_sum_u32(static_cast<unsigned>(__popc(heads))) >= 3u * items) {
+        // staging's fixed cost is more than the scattered stores it saves). The warp's runs from
+        // the counts the scan carried (its heads, less one at most), so that neither the keys nor
+        // the flags are live where the two paths part (with them: 80 registers, not 64)
+        const long long warp_runs = static_cast<long long>(cuda::shfl_idx(x[items - 1].runs, 31)) -
+                                    static_cast<long long>(cuda::shfl_idx(x[0].runs, 0));
+        if (warp_runs >= 3 * items) {
+          flags();
           store_runs_staged<K>(s, w, t0, heads, tails, x);
           return;
         }
       }
-      if constexpr (mode == 1 || mode == 3) {
-        // each item's run index from its own scanned count; the keys from registers (1) or read
-        // again from the staging (3)
+      flags();
+      if constexpr (mode == 1) {
+        // the keys from registers, each item's run index from its own scanned count
 #pragma unroll
         for (int j = 0; j < items; ++j) {
           const long long r = static_cast<long long>(x[j].runs) - 1;
-          if ((heads >> j) & 1u) w.keys_out[r] = mode == 1 ? k[j] : kk::at(s.staging[warp], lane * items + j);
+          if ((heads >> j) & 1u) w.keys_out[r] = k[j];
           if ((tails >> j) & 1u) w.values_out[r] = x[j].value;
         }
         if (at_end) *w.count = x[items - 1].runs;

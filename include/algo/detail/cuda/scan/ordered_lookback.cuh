@@ -83,10 +83,10 @@ struct ordered_tuning_base : deterministic_tuning_base {
   static constexpr int ordered_kept_windows = 8;
   /// reduce_by_key: warps of many runs write them staged (scan_config.cuh, staged_run_store).
   static constexpr bool staged_run_store = true;
-  /// ... and the warps that write in place take run indices as a running count of the head bits
-  /// (scan_config.cuh, inplace_runs: keys and counts in registers beside the staged path take
-  /// the kernel from 64 to 80 registers).
-  static constexpr int inplace_runs = 2;
+  /// ... and the warps that write in place keep the keys and the scanned counts in registers
+  /// (scan_config.cuh, inplace_runs), as the classic kernel does: 64 registers with the staged
+  /// path beside it, since the warp chooses from the counts before either path reads its keys.
+  static constexpr int inplace_runs = 1;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more

@@ -136,10 +136,11 @@ struct scan_tuning_base {
   static constexpr bool staged_run_store = false;
   /// reduce_by_key with the keys kept: how a warp that writes its runs in place (not staged) finds
   /// each item's key and run index. 1: the thread's keys stay in registers from the flags to the
-  /// stores and each item's run index is its scanned count (x[j].runs - 1). 0: the flags as bits
-  /// first, keys read again from the staging where a head writes one, run indices from popc of the
-  /// head bits and the first item's count. 2: as 0, the run index as a running count (one add an
-  /// item). Bench rows in keys_sweep ("in place: ...").
+  /// stores and each item's run index is its scanned count (x[j].runs - 1). 0: keys read again
+  /// from the staging where a head writes one, run indices from popc of the head bits and the
+  /// first item's count (the code of d4008f9); 2: as 0, the run index as a running count. H100,
+  /// 2^26 f32, the ordered kernel with the staged path beside it: 1 took 3-8 % less time than 0
+  /// at runs of 32 and longer (keys_sweep rows "in place: ...", bench/notes/keys_segments.md).
   static constexpr int inplace_runs = 1;
   /// A test knob (the ordered look-back, with lookback_stats): lane 0 of every tile's look-back also
   /// calls Tuning::lookback_record_restarts(r), r: the windows read again whose fold restarted from
