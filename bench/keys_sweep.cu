@@ -74,6 +74,18 @@ struct ord_ip2 : obase {
   static constexpr int inplace_runs = 2;
 };
 
+// the ordered kernel bounded to 5 blocks an SM (48 registers; 4 unbounded: 64 registers, 39 KB of
+// shared memory a block, so 5 fit)
+struct ord_5blocks : obase {
+  static constexpr int min_blocks_override = 5;
+};
+
+// the ordered look-back in the classic kernel's tile shape (reduce_by_key 128 x 16 = 2048 pairs, 8
+// blocks an SM; the scan by key 128 x 32)
+struct ord_t128 : obase {
+  static constexpr int threads = 128;
+};
+
 using Eq = algo::equal_to<>;
 using AOp = algo::detail::accumulate_with<algo::plus<>, float>;
 using SOp = seg::segmented_op<AOp>;
@@ -358,6 +370,8 @@ int main(int argc, char** argv) {
     c.variant<ks::ord_unstaged, true>("unstaged runs");
     c.variant<ks::ord_ip0, true>("in place: popc");
     c.variant<ks::ord_ip2, true>("in place: count");
+    c.variant<ks::ord_5blocks, true>("5 blocks an SM");
+    c.variant<ks::ord_t128, true>("128 threads");
     c.variant<ks::skip, false>("skip", true);
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");

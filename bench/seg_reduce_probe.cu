@@ -10,10 +10,11 @@
 //          kernel k runs)
 // cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
 // kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
-// (run_fused's MinBlocks), and at 5 with every block waiting for the verdict before its first
-// segment (the code before 2026-11-27); algo::uniform_offsets (the blocks kernel, no check); the
-// blocks kernel over the offsets in memory without any check (timing only: the floor of this kernel
-// shape).
+// (run_fused's MinBlocks), at 5 with every block waiting for the verdict before its first segment
+// (the code before 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing
+// only: the co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks
+// kernel, no check); the blocks kernel over the offsets in memory without any check (timing only:
+// the floor of this kernel shape).
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
 
@@ -100,8 +101,8 @@ int main(int argc, char** argv) {
                   }});
   rows.push_back({"algo::segmented_reduce (offsets)",
                   [&] { algo::segmented_reduce(algo::cuda, v, off, off + segments + 1, out, 0.0f); }});
-  const auto fused_at = [&](auto min_blocks, auto early) {
-    return [&, min_blocks, early] {
+  const auto fused_at = [&](auto min_blocks, auto early, auto coop) {
+    return [&, min_blocks, early, coop] {
       seg::segment_blocks::speculation spec;
       spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
       spec.in = reinterpret_cast<const char*>(v);
@@ -109,15 +110,19 @@ int main(int argc, char** argv) {
       spec.out = reinterpret_cast<const char*>(out);
       spec.out_bytes = static_cast<std::size_t>(segments) * 4;
       seg::offsets_check verdict{};
-      if (!seg::segment_blocks::run_fused<true, Phase, decltype(min_blocks)::value, decltype(early)::value>(
+      if (!seg::segment_blocks::run_fused<true, Phase, decltype(min_blocks)::value, decltype(early)::value,
+                                          decltype(coop)::value>(
               "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
         std::fprintf(stderr, "probe: the fused launch was refused\n");
     };
   };
-  rows.push_back({"fused kernel, 5 blocks/SM (direct)", fused_at(std::integral_constant<int, 5>{}, std::true_type{})});
-  rows.push_back({"fused kernel, 6 blocks/SM (direct)", fused_at(std::integral_constant<int, 6>{}, std::true_type{})});
+  using five = std::integral_constant<int, 5>;
+  rows.push_back({"fused kernel, 5 blocks/SM (direct)", fused_at(five{}, std::true_type{}, std::true_type{})});
+  rows.push_back({"fused kernel, 6 blocks/SM (direct)",
+                  fused_at(std::integral_constant<int, 6>{}, std::true_type{}, std::true_type{})});
   rows.push_back({"fused, verdict before the first segment (code before)",
-                  fused_at(std::integral_constant<int, 5>{}, std::false_type{})});
+                  fused_at(five{}, std::false_type{}, std::true_type{})});
+  rows.push_back({"fused, ordinary launch (timing only)", fused_at(five{}, std::true_type{}, std::false_type{})});
   const auto u = algo::uniform_offsets(L);
   rows.push_back({"algo::segmented_reduce (uniform_offsets)",
                   [&] { algo::segmented_reduce(algo::cuda, v, u, u + segments + 1, out, 0.0f); }});

@@ -1370,6 +1370,56 @@ void check_offsets_in_tiles(const Policy& policy) {
   require_device_ok("end of check_offsets_in_tiles");
 }
 
+/// segmented_reduce over long segments in memory, many more than the grid (algo::cuda's fused
+/// kernel: each block holds its first 16 results in shared memory until it has the offsets'
+/// verdict, then writes them and its later ones directly; here blocks take ~18-24 segments): int32
+/// (exact) and float (bit for bit run to run) against the host, empty segments among them, from
+/// offset 3; then offsets that decrease, or reach past the end, late in some block's segments
+/// (beyond its first 16) and among its first: raise, nothing written.
+template <class Policy>
+void check_long_many_per_block(const Policy& policy) {
+  const std::int64_t S = small_run() ? 900 : 14000;
+  std::vector<std::int64_t> h_o{3};
+  for (std::int64_t k = 0; k < S; ++k) h_o.push_back(h_o.back() + (k % 101 == 7 ? 0 : 2048 + (k * 37) % 400));
+  const auto un = static_cast<std::size_t>(h_o.back() + 5);
+  device_buffer<std::int64_t> o(h_o);
+  {
+    INFO("policy " << policy_name<Policy>() << ", int32, " << S << " segments of 2048-2447 in memory");
+    const auto h_x = random_vector<std::int32_t>(un, 4242);
+    device_buffer<std::int32_t> x(h_x), red(static_cast<std::size_t>(S));
+    algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), std::int32_t(11));
+    expect_equal("vs host", red.download(), ref_segmented_reduce<std::int32_t>(h_x, h_o, std::int32_t(11), algo::plus<>{}));
+    CHECK(red.guard_intact());
+  }
+  const auto h_f = random_vector<float>(un, 4343);
+  device_buffer<float> xf(h_f), redf(static_cast<std::size_t>(S));
+  {
+    INFO("policy " << policy_name<Policy>() << ", float, " << S << " segments of 2048-2447 in memory, twice");
+    algo::segmented_reduce(policy, xf.begin(), o.begin(), o.end(), redf.begin(), 0.25f);
+    const auto got = redf.download();
+    const auto rsc = segment_sums_scale(h_f, h_o, 0.25);
+    expect_equal("vs host", got, narrow_to<float>(ref_segmented_reduce<double>(h_f, h_o, 0.25, algo::plus<>{})), &rsc);
+    redf.fill_sentinel();
+    algo::segmented_reduce(policy, xf.begin(), o.begin(), o.end(), redf.begin(), 0.25f);
+    CHECK(same_bits(redf.download(), got));
+  }
+  redf.fill_sentinel();
+  for (const std::int64_t at : {S - 3, S / 2 + 1, std::int64_t(5)}) {
+    for (int kind = 0; kind < 2; ++kind) {
+      INFO("bad offsets at segment " << at << (kind == 0 ? ": a decrease" : ": past the end"));
+      std::vector<std::int64_t> bad = h_o;
+      if (kind == 0) bad[static_cast<std::size_t>(at + 1)] = bad[static_cast<std::size_t>(at)] - 1;
+      else bad[static_cast<std::size_t>(at + 1)] = h_o.back() + 100000;
+      device_buffer<std::int64_t> d(bad);
+      require_error("segmented_reduce",
+                    [&] { algo::segmented_reduce(policy, xf.begin(), d.begin(), d.end(), redf.begin(), 0.0f); });
+    }
+  }
+  require_device_ok("after the bad offsets");
+  CHECK(redf.untouched());
+  require_device_ok("end of check_long_many_per_block");
+}
+
 /// segmented_reduce over more than 2^31 elements of a counting iterator: uniform segments of
 /// 2^20 + 7 (2049 of them), and device offsets {0, 5, n} with a giant second segment.
 template <class Policy>

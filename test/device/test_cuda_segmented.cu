@@ -43,6 +43,10 @@ TEST_CASE("cuda segmented_reduce: short and middling uniform segments (a group o
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }
+TEST_CASE("cuda segmented_reduce: long segments in memory, many a block (results held before the verdict)",
+          "[cuda][segmented][long]") {
+  seg_test::check_long_many_per_block(algo::cuda);
+}
 TEST_CASE("cuda segmented: offsets read in the tiles, the check in the block-per-segment kernel", "[cuda][segmented][offsets]") {
   seg_test::check_offsets_in_tiles(algo::cuda);
 }

@@ -10,7 +10,8 @@
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
-#   STEP=bench   the full bench and select_bench 2^10-2^28, then keys_sweep when it is built
+#   STEP=bench   the full bench and select_bench 2^10-2^28, then keys_sweep and seg_reduce_probe when
+#                they are built
 # ALGO_COMMIT: the commit, passed as a literal (the machine's copy of the repository reports a stale
 # HEAD). Output: r.tar.xz + summary.txt.
 set -u
@@ -58,7 +59,7 @@ pipe)
 sweep) sweep ;;
 build)
   configure
-  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group bench/keys_sweep > "$R/build.log" 2>&1
+  timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group bench/keys_sweep bench/seg_reduce_probe > "$R/build.log" 2>&1
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -2 "$R/build.log"
   echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
   ;;
@@ -70,7 +71,7 @@ suite)
   echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
   { san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[kept]"
     san memcheck test_cuda_segmented "~[large]"; san racecheck test_cuda_segmented "[long]"
-    san memcheck test_cuda_scan_ordered_walks "~[large]"; } 2>&1 | tee "$R/sanitizer.txt"
+    san synccheck test_cuda_segmented "[long]"; san memcheck test_cuda_scan_ordered_walks "~[large]"; } 2>&1 | tee "$R/sanitizer.txt"
   echo "sanitizers t+$(( $(date +%s) - t0 ))"
   ;;
 bench)
@@ -84,6 +85,10 @@ bench)
   grep -E "^ *(reduce_by_key|segmented_reduce) " "$R/bench.log" | grep -E " cub |algo::cuda  " | cut -c1-120
   [ -x /tmp/fb/bench/keys_sweep ] && { timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
     echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | grep -E "cub|policy|unstaged|popc|count" | cut -c1-120; }
+  [ -x /tmp/fb/bench/seg_reduce_probe ] && for L in 4096 2048; do
+    timeout 60 /tmp/fb/bench/seg_reduce_probe --L $L > "$R/seg_reduce_probe_$L.log" 2>&1
+    echo "seg_reduce_probe L=$L rc $? t+$(( $(date +%s) - t0 ))"; grep -vE "^check" "$R/seg_reduce_probe_$L.log" | tail -9 | cut -c1-150
+  done
   ;;
 esac
 } > "$S" 2>&1

@@ -353,8 +353,8 @@ inline unsigned long long next_fused_tag() {
 /// nothing (no mapped host memory, no cooperative launch, or the grid would not fit at once): the
 /// caller then checks the offsets its own way. Otherwise `verdict` holds the check (as
 /// read_offsets_device's) and the kernel wrote the results exactly when go_ahead holds for it.
-template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, bool Early = true, class It, class OffIt, class OutIt,
-          class Acc, class RawOp, class T>
+template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, bool Early = true, bool Cooperative = true, class It,
+          class OffIt, class OutIt, class Acc, class RawOp, class T>
 bool run_fused(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
                OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
                offsets_check& verdict) {
@@ -400,9 +400,13 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
     ~event_owner() { cudaEventDestroy(e); }
   } owner{before};
   check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
-  const cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
-                                                    dim3(1, static_cast<unsigned>(rows)), dim3(Agent::threads), args,
-                                                    0, policy.stream);
+  // (!Cooperative: an ordinary launch of the same grid, for seg_reduce_probe's timing only: nothing
+  // then guarantees that the blocks waiting for the check's slots let the checking blocks run)
+  const cudaError_t e =
+      Cooperative ? cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(1, static_cast<unsigned>(rows)),
+                                                dim3(Agent::threads), args, 0, policy.stream)
+                  : cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1, static_cast<unsigned>(rows)),
+                                     dim3(Agent::threads), args, 0, policy.stream);
   if (e == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError();
     return false;
