@@ -7,6 +7,7 @@
 #                the tests (~[large]) and compute-sanitizer over the changed paths at small sizes
 #   STEP=sweep   keys_sweep (2^26 f32, L = 4 .. 2^20), seg_reduce_probe at L = 4096 / 2048 / 16384,
 #                bench_segmented's segmented section (the build of STEP=pipe)
+#   STEP=exp     build keys_sweep and seg_reduce_probe alone and run them
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
@@ -57,6 +58,18 @@ pipe)
     san synccheck test_cuda_segmented "[long]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 sweep) sweep ;;
+exp)   # keys_sweep and seg_reduce_probe alone
+  configure
+  timeout 300 ninja -C /tmp/fb -j 16 bench/keys_sweep bench/seg_reduce_probe > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  timeout 200 /tmp/fb/bench/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *reduce_by_key " "$R/keys_sweep.log" | grep -E "cub|policy|unstaged|5 blocks|128 threads|classic dflt  " | cut -c1-120
+  for L in 4096 2048 16384; do
+    timeout 60 /tmp/fb/bench/seg_reduce_probe --L $L > "$R/seg_reduce_probe_$L.log" 2>&1
+    echo "seg_reduce_probe L=$L rc $? t+$(( $(date +%s) - t0 ))"; grep -vE "^check" "$R/seg_reduce_probe_$L.log" | tail -9 | cut -c1-150
+  done
+  ;;
 build)
   configure
   timeout ${BUILD_LIMIT:-540} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/bench_group bench/keys_sweep bench/seg_reduce_probe > "$R/build.log" 2>&1
