@@ -10,11 +10,11 @@
 //          kernel k runs)
 // cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
 // kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
-// (run_fused's MinBlocks), at 5 with every block waiting for the verdict before its first segment
+// (run_fused's MinBlocks) and 8, at 5 with every block waiting for the verdict before its first segment
 // (the code before 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing
 // only: the co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks
-// kernel, no check); the blocks kernel over the offsets in memory without any check (timing only:
-// the floor of this kernel shape).
+// kernel, no check); the blocks kernel over the offsets in memory without any check, at its own
+// occupancy and bounded to 8 blocks an SM (timing only: the floor of this kernel shape).
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
 
@@ -130,6 +130,12 @@ int main(int argc, char** argv) {
                     seg::segment_blocks::reduce<Phase>("probe", base_policy, v, off, 0, segments, out, 0.0f,
                                                        algo::plus<>{}, 0.0f);
                   }});
+  rows.push_back({"blocks kernel, 8 blocks/SM, no check (timing only)", [&] {
+                    seg::segment_blocks::reduce<Phase, 8>("probe", base_policy, v, off, 0, segments, out, 0.0f,
+                                                          algo::plus<>{}, 0.0f);
+                  }});
+  rows.push_back({"fused kernel, 8 blocks/SM (direct)", fused_at(std::integral_constant<int, 8>{}, std::true_type{},
+                                                                 std::true_type{})});
 
 
   // results agree (sum of one segment on the host against each row)

@@ -8,6 +8,7 @@
 #   STEP=sweep   keys_sweep (2^26 f32, L = 4 .. 2^20), seg_reduce_probe at L = 4096 / 2048 / 16384,
 #                bench_segmented's segmented section (the build of STEP=pipe)
 #   STEP=exp     build keys_sweep and seg_reduce_probe alone and run them
+#   STEP=exp2    build test_cuda_segmented and seg_reduce_probe alone and run them
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI) and compute-sanitizer over the changed paths at small sizes
@@ -68,6 +69,17 @@ exp)   # keys_sweep and seg_reduce_probe alone
   for L in 4096 2048 16384; do
     timeout 60 /tmp/fb/bench/seg_reduce_probe --L $L > "$R/seg_reduce_probe_$L.log" 2>&1
     echo "seg_reduce_probe L=$L rc $? t+$(( $(date +%s) - t0 ))"; grep -vE "^check" "$R/seg_reduce_probe_$L.log" | tail -9 | cut -c1-150
+  done
+  ;;
+exp2)  # the segmented tests and seg_reduce_probe alone
+  configure
+  timeout 300 ninja -C /tmp/fb -j 16 bench/seg_reduce_probe test/test_cuda_segmented > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  t test_cuda_segmented "~[large]"
+  san memcheck test_cuda_segmented "[long],[offsets],[errors]"
+  for L in 4096 2048 16384; do
+    timeout 60 /tmp/fb/bench/seg_reduce_probe --L $L > "$R/seg_reduce_probe_$L.log" 2>&1
+    echo "seg_reduce_probe L=$L rc $? t+$(( $(date +%s) - t0 ))"; grep -vE "^check" "$R/seg_reduce_probe_$L.log" | tail -11 | cut -c1-150
   done
   ;;
 build)

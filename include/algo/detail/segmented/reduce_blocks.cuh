@@ -75,8 +75,10 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
 }
 
 // ---- blocks ---------------------------------------------------------------------------------------------
-template <class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op, class T>
-__global__ void __launch_bounds__(Agent::threads)
+// (MinBlocks: 0, no bound; __launch_bounds__(256, 1) takes this kernel from 38 to 61-64 registers)
+template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op,
+          class T>
+__global__ void __launch_bounds__(Agent::threads, MinBlocks)
     blocks_kernel(It first, OffIt offsets, long long base, long long segments, OutIt out, Acc init, Op op,
                   T init_as_t, speculation spec) {
   __shared__ typename Agent::storage smem;
@@ -172,15 +174,15 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
 /// Results a block of the fused kernel holds before it waits for the verdict (at most 512 bytes of
 /// shared memory): the checking blocks publish theirs while the others fold these segments.
 template <class Acc>
-inline constexpr int fused_ring = sizeof(Acc) * 16 <= 512 ? 16 : (512 / sizeof(Acc) > 0 ? static_cast<int>(512 / sizeof(Acc)) : 1);
+inline constexpr int fused_ring = sizeof(Acc) * 32 <= 512 ? 32 : (512 / sizeof(Acc) > 0 ? static_cast<int>(512 / sizeof(Acc)) : 1);
 
-/// The verdict of the fused kernel's check (the same in every block): 1 go (the results may be
-/// written), 0 no. Waits for every checking block's slot; every thread of the block calls it.
-/// Block 0 publishes the verdict to the host.
-template <int Threads, class OffIt>
-__device__ __forceinline__ int fused_verdict(const fused_args& fa, const OffIt& offsets, long long segments,
-                                             long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32],
-                                             int& s_go) {
+/// Block 0 of the fused kernel: folds every checking block's slot into the verdict (1 go: the
+/// results may be written, 0 no), publishes it in the slot after theirs for the other blocks and
+/// to the host. Every thread of block 0 calls it. `allowed`: offsets[0] and offsets[S].
+template <int Threads>
+__device__ __forceinline__ int fused_verdict_fold(const fused_args& fa, long long segments, const long long* allowed,
+                                                  long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32],
+                                                  int& s_go) {
   long long bad = 0x7fffffffffffffffLL, longest = 0;
   for (long long i = threadIdx.x; i < fa.checkers; i += Threads) {
     const volatile check_slot* slot = fa.slots + i;
@@ -192,21 +194,36 @@ __device__ __forceinline__ int fused_verdict(const fused_args& fa, const OffIt& 
   }
   block_min_max<Threads>(bad, longest, s_bad, s_long);
   if (threadIdx.x == 0) {
-    const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
-                          -1};
+    const offsets_check c{allowed[0], allowed[1], bad, longest, -1};
     speculation spec = fa.spec;
     spec.check = &c;
-    s_go = go_ahead(spec, segments) ? 1 : 0;
-    if (blockIdx.y == 0) {
-      volatile offsets_check* h = fa.host_check;
-      h->first = c.first;
-      h->last = c.last;
-      h->bad_at = c.bad_at;
-      h->max_length = c.max_length;
-      h->min_length = c.min_length;
-      __threadfence_system();  // the verdict is visible to the host before the flag
-      *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
-    }
+    const int go = go_ahead(spec, segments) ? 1 : 0;
+    s_go = go;
+    volatile check_slot* v = fa.slots + fa.checkers;  // the verdict, for the other blocks
+    v->bad_at = go;
+    __threadfence();
+    v->tag = fa.tag;
+    volatile offsets_check* h = fa.host_check;
+    h->first = c.first;
+    h->last = c.last;
+    h->bad_at = c.bad_at;
+    h->max_length = c.max_length;
+    h->min_length = c.min_length;
+    __threadfence_system();  // the verdict is visible to the host before the flag
+    *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
+  }
+  __syncthreads();
+  return s_go;
+}
+
+/// The verdict for blocks other than 0: one word, which block 0 publishes (fused_verdict_fold).
+/// Every thread of the block calls it.
+__device__ __forceinline__ int fused_verdict_wait(const fused_args& fa, int& s_go) {
+  if (threadIdx.x == 0) {
+    const volatile check_slot* v = fa.slots + fa.checkers;
+    while (v->tag != fa.tag) __nanosleep(64);
+    __threadfence();
+    s_go = static_cast<int>(v->bad_at);
   }
   __syncthreads();
   return s_go;
@@ -265,24 +282,29 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     s_allowed[1] = o_end;
     s_allowed[2] = may ? max_skew * ((o_end - o0) / segments) : -1;
   }
-  int go = -1;  // the verdict: -1 not known yet (block-uniform)
-  if (b == 0) go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+  // phase 2's first segment: its bounds read with the above (q = (b - C) mod G: see phase 2)
+  const long long q = Early ? (b + grid - checkers) % grid : b;
+  long long a = 0, e = 0;
+  if (q < segments) {
+    a = static_cast<long long>(offsets[q]);
+    e = static_cast<long long>(offsets[q + 1]);
+  }
   __syncthreads();
-  if (s_allowed[2] < 0) return;  // the verdict is no
+  int go = -1;  // the verdict: -1 not known yet (block-uniform)
+  if (b == 0) go = fused_verdict_fold<threads>(fa, segments, s_allowed, s_bad, s_long, s_go);
+  if (s_allowed[2] < 0 || go == 0) return;  // the verdict is no
   if (!Early && go < 0) {  // (the code before 2026-11-27: every block waits for the verdict first)
-    go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+    go = fused_verdict_wait(fa, s_go);
     if (go == 0) return;
   }
-  // ---- phase 2: the block's segments q, q + G, ... (q = (b - C) mod G: the checkers take the light ones);
-  // the results of the first `ring` wait in shared memory, then the block waits for the verdict
-  // (long published by then) and writes them, and the others as they come
-  const long long q = Early ? (b + grid - checkers) % grid : b;
+  // ---- phase 2: the block's segments q, q + G, ... (the checkers take the light ones); the results
+  // of the first `ring` wait in shared memory, then the block waits for the verdict (long
+  // published by then) and writes them, and the others as they come
   int i = 0;  // the segment's place among the block's
   for (long long k = q; k < segments; k += grid, ++i) {
-    const long long a = static_cast<long long>(offsets[k]), e = static_cast<long long>(offsets[k + 1]);
     if (go < 0 && (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2])) {  // (block-uniform)
       // offsets out of order or a segment too long: the verdict will be no; wait for it, leave
-      fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+      fused_verdict_wait(fa, s_go);
       return;
     }
     if (a == e) {  // the same for every thread of the block
@@ -307,8 +329,12 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       }
       __syncthreads();  // the agent's shared memory serves the next segment
     }
+    if (k + grid < segments) {  // the next segment's bounds
+      a = static_cast<long long>(offsets[k + grid]);
+      e = static_cast<long long>(offsets[k + grid + 1]);
+    }
     if (go < 0 && (i + 1 == ring || k + grid >= segments)) {  // the results held: wait for the verdict
-      go = fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);
+      go = fused_verdict_wait(fa, s_go);
       if (go == 0) return;
       if (threadIdx.x == 0)
         for (int j = 0; j <= i; ++j) {
@@ -317,7 +343,6 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
         }
     }
   }
-  if (go < 0) fused_verdict<threads>(fa, offsets, segments, s_bad, s_long, s_go);  // no segment here
 }
 
 /// Names the fused kernel for the occupancy cache.
@@ -376,7 +401,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   // blocks) that wait took ~20 us at 792 blocks
   long long checkers = (segments + 8ll * Agent::threads - 1) / (8ll * Agent::threads);
   checkers = checkers < 1 ? 1 : checkers > rows ? rows : checkers;
-  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(checkers) * sizeof(check_slot));
+  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(checkers + 1) * sizeof(check_slot));
   fused_args fa;
   fa.slots = slots.as<check_slot>();
   fa.checkers = checkers;
@@ -421,7 +446,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
 template <class Agent, class Kernel>
 struct blocks_key {};
 
-template <bool Vector, class Phase, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <bool Vector, class Phase, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void run(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t base,
          std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
          const speculation& spec) {
@@ -429,7 +454,7 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
   using Tuning = cuda::reduce_tuning<V, Acc>;
   using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
   using Op = accumulate_with<RawOp, Acc>;
-  const auto kernel = blocks_kernel<Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const auto kernel = blocks_kernel<Agent, Tuning, Vector, MinBlocks, It, OffIt, OutIt, Acc, Op, T>;
   const long long resident = cuda::resident_blocks<blocks_key<Agent, decltype(kernel)>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
@@ -443,15 +468,15 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
 /// out[k] = init op (elements [offsets[k], offsets[k + 1]) of `values`, in order), or init (as T)
 /// for an empty segment; `values` at element offsets[0] == base (offsets are absolute). With a
 /// speculation, queued behind the offsets check (base 0) and written only when it holds.
-template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
+template <class Phase, int MinBlocks = 0, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
 void reduce(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t base,
             std::int64_t segments, OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t,
             const speculation& spec = speculation{}) {
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  run<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, base, segments, out, init, raw_op, init_as_t,
-                                         spec);
+  run<segment_vector_loads_v<Src>, Phase, MinBlocks>(name, policy, first, offsets, base, segments, out, init, raw_op,
+                                                    init_as_t, spec);
 }
 
 /// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
