@@ -11,14 +11,15 @@
 #   STEP=exp2    build test_cuda_segmented and seg_reduce_probe alone and run them
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
-#                which run in CI) and compute-sanitizer over the changed paths at small sizes
+#                which run in CI)
+#   STEP=san     compute-sanitizer over the changed paths at small sizes
 #   STEP=bench   the full bench and select_bench 2^10-2^28, then keys_sweep and seg_reduce_probe when
 #                they are built
 # ALGO_COMMIT: the commit, passed as a literal (the machine's copy of the repository reports a stale
-# HEAD). Output: r.tar.xz + summary.txt.
+# HEAD). Output: r_STEP.tar.xz + summary_STEP.txt.
 set -u
 t0=$(date +%s)
-R=$OUT/r; mkdir -p "$R"; S=$OUT/summary.txt
+R=$OUT/r; mkdir -p "$R"; S=$OUT/summary_${STEP:-x}.txt
 export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; nvcc --version | tail -2; } > "$R/env_${STEP:-x}.txt"
 B=/tmp/fb/test
@@ -94,6 +95,8 @@ suite)
   echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
   echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  ;;
+san)
   { san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[kept]"
     san memcheck test_cuda_segmented "~[large]"; san racecheck test_cuda_segmented "[long]"
     san synccheck test_cuda_segmented "[long]"; san memcheck test_cuda_scan_ordered_walks "~[large]"; } 2>&1 | tee "$R/sanitizer.txt"
@@ -117,5 +120,5 @@ bench)
   ;;
 esac
 } > "$S" 2>&1
-tar -cJf "$OUT/r.tar.xz" -C "$OUT" r && rm -rf "$R"
+tar -cJf "$OUT/r_${STEP:-x}.tar.xz" -C "$OUT" r && rm -rf "$R"
 cat "$S"

@@ -105,21 +105,23 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
 // b*T + t, b*T + t + C*T, ... (T threads; C checking blocks, about 8 segments a thread, at most the
 // grid) and publishes its share (the first decrease it saw, its longest segment) in its own slot,
 // tagged with the call's ticket (no slot needs clearing before the launch: a slot holding another
-// tag is not yet written). The verdict is every slot folded (the same in every block).
-// No block waits for it before its first segment: each folds that one at once, reading only a
-// segment that every good verdict allows (within [offsets[0], offsets[S]], in order, no longer
-// than max_skew means, the means enough for this path: a segment that fails this means the
-// verdict is bad, and the block waits for it and leaves), keeps its result in shared memory,
-// then waits for the verdict (by then published) and writes it and its other segments only
-// when the verdict holds (speculation's test). The checking blocks take the segments of the
-// blocks with one segment fewer (block b takes segments q, q + G, ..., q = (b - C) mod G), so
-// the check's time fills their slack instead of trailing the grid. The grid is cooperative
-// (every block resident at once), so waiting for the other blocks' slots always ends. Block 0
-// waits for the verdict as soon as it has checked and publishes it to the host (mapped pinned
+// tag is not yet written). Block 0 (a checker) folds every slot into the verdict as soon as it has
+// checked and publishes it in one more slot for the other blocks, and to the host (mapped pinned
 // memory, a flag after it), which the host waits for instead of a copy and a synchronization:
 // the stream holds this one launch.
-// (Before 2026-11-27 every block waited for the verdict before its first segment: ~6 us over the
-// blocks kernel without a check at 4096 elements a segment, seg_reduce_probe, H100.)
+// No other block waits for the verdict before its work: each folds its segments at once, reading
+// only segments that every good verdict allows (within [offsets[0], offsets[S]], in order, no
+// longer than max_skew means, the mean long enough for this path; a segment that fails this means
+// the verdict is bad, and the block waits for it and leaves), holds the results of its first
+// `fused_ring` segments in shared memory, then reads the verdict (by then long published) and
+// writes them, and its later ones as they come, only when it holds (speculation's test). The
+// checking blocks take the segments of the blocks with one segment fewer (block b takes segments
+// q, q + G, ..., q = (b - C) mod G), so the check's time fills their slack. The grid is
+// cooperative (every block resident at once), so waiting for the checkers' slots always ends.
+// Before 2026-11-27 every block read every slot before its first segment: 0.0949-0.0956 ms of GPU
+// time against 0.0924-0.0930 now, the blocks kernel without a check 0.0887-0.0889, CUB 0.0876
+// (2^26 f32, 4096 elements a segment, seg_reduce_probe, H100; what stays is not the cooperative
+// launch, which an ordinary one times the same, nor the wait: bench/notes/keys_segments.md).
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
@@ -396,9 +398,9 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
   long long rows = segments < resident ? segments : resident;
   if (rows > 65535) rows = 65535;
-  // the check's blocks: about eight segments a thread (at least one block, at most the grid). Every
-  // block reads all their slots before it writes: with every block checking (G slots read by G
-  // blocks) that wait took ~20 us at 792 blocks
+  // the check's blocks: about eight segments a thread (at least one block, at most the grid; with
+  // every block checking and every block reading every slot, G^2 reads, the wait took ~20 us at 792
+  // blocks); one slot more for the verdict
   long long checkers = (segments + 8ll * Agent::threads - 1) / (8ll * Agent::threads);
   checkers = checkers < 1 ? 1 : checkers > rows ? rows : checkers;
   cuda::temporary_buffer slots(policy, static_cast<std::size_t>(checkers + 1) * sizeof(check_slot));

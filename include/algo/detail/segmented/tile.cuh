@@ -542,8 +542,8 @@ __device__ __forceinline__ void store_runs(typename K::temp_storage& s, const in
   if constexpr (K::kept_bytes > 0) {
     // the keys the load kept in the staging (load_runs_tile: the same keys pointer, aligned), their
     // neighbours from the lanes beside, the warps beside (after the block scan's barriers) or the
-    // tile's edge keys; the flags as bits, then the keys are read again from the staging where a
-    // head writes one (so they are not held in registers across the stores)
+    // tile's edge keys; the flags as bits. A warp of many runs writes them staged, the others in
+    // place (K::tuning::inplace_runs: the keys kept in registers or read again from the staging)
     if (cuda::is_aligned16(w.keys + w0)) {
       using kk = tile_detail::kept_keys<Key, items>;
       constexpr int mode = K::tuning::inplace_runs;
