@@ -19,6 +19,10 @@ Options:
                     override or supply what the CSV lacks; the date defaults to the first line of
                     env.txt beside the first CSV (`date` output), else a YYYY-MM-DD in its path
   --run TEXT        how the page names the run (default: the CSV paths)
+  --family-from FAMILY=CSV
+                    a family the run did not time (e.g. select=.../select.csv), taken from another
+                    run's CSV: its section names that run (device, commit, date), and its headline
+                    rows are marked with a dagger and a note under the table. Repeatable.
 
 The copy limit: the bench times a device-to-device copy of the same bytes in most groups (impl
 "memcpy..." rows); where a group has one, the plots draw it (black dashed) and the tables give the
@@ -308,14 +312,25 @@ def headline_rows(fams):
     return out
 
 
-def headline_table(fams, device, commit, date):
+def headline_table(fams, device, commit, date, borrowed=None):
+    borrowed = borrowed or {}
     rows = headline_rows(fams)
     out = [f"`algo::cuda` on one {device} (commit {commit}, {date}; speed relative to the baseline in the same run, "
            "> 1 is faster; [docs/performance.md](docs/performance.md)):", "",
            "| algorithm | n | time | vs | GB/s / copy's GB/s |", "|---|---|---|---|---|"]
+    marked = []
     for name, n, o, base, c in rows:
         share = f"{100 * o['GBps'] / c['GBps']:.0f} %" if c and c["GBps"] > 0 else ""
-        out.append(f"| {name} | {n} | {o['ms']:.3f} ms | **{fmt_ratio(o['speedup_vs_baseline'])}** {base} | {share} |")
+        fam = family_of(o["algorithm"])
+        mark = ""
+        if fam in borrowed:
+            mark = " †"
+            if fam not in marked:
+                marked.append(fam)
+        out.append(f"| {name}{mark} | {n} | {o['ms']:.3f} ms | **{fmt_ratio(o['speedup_vs_baseline'])}** {base} | {share} |")
+    for fam in marked:
+        dev, com, day = borrowed[fam][:3]
+        out += ["", f"† {FAMILIES[fam][0]}: from another run (one {dev}, commit {com}, {day}); this run did not time it."]
     return out
 
 
@@ -330,6 +345,7 @@ def main():
     ap.add_argument("--commit")
     ap.add_argument("--date")
     ap.add_argument("--run")
+    ap.add_argument("--family-from", action="append", default=[])
     a = ap.parse_args()
 
     rows = load(a.csv)
@@ -340,6 +356,20 @@ def main():
     date = run_date(a.csv, a.date)
     run = a.run or ", ".join(f"`{os.path.relpath(p)}`" for p in a.csv)
     fams, other = groups_by_family(rows)
+    borrowed = {}  # family -> (device, commit, date, path) of the run it comes from
+    for spec in a.family_from:
+        fam, _, path = spec.partition("=")
+        if fam not in FAMILIES or not path:
+            sys.exit(f"make_performance_page: --family-from {spec}: FAMILY=CSV, FAMILY one of {', '.join(FAMILIES)}")
+        if fam in fams:
+            sys.exit(f"make_performance_page: --family-from {spec}: the run itself has that family")
+        extra = [r for r in load([path]) if family_of(r["algorithm"]) == fam]
+        if not extra:
+            sys.exit(f"make_performance_page: --family-from {spec}: no {fam} rows there")
+        xfams, _ = groups_by_family(extra)
+        fams[fam] = xfams[fam]
+        borrowed[fam] = (one_value(extra, "device", None), one_value(extra, "commit", None), run_date([path], None), path)
+    fams = OrderedDict((f, fams[f]) for f in FAMILIES if f in fams)
 
     import matplotlib
 
@@ -366,13 +396,17 @@ def main():
         "",
         "## Headline",
         "",
-    ] + headline_table(fams, device, commit, date)[2:] + [""]
+    ] + headline_table(fams, device, commit, date, borrowed)[2:] + [""]
     for fam, groups in fams.items():
         title = FAMILIES[fam][0]
         png = f"perf_{fam}.png"
         sweeps = [g for g in groups if len(g.sizes) > 2]
         cases = [g for g in groups if len(g.sizes) <= 2]
         page += [f"## {title}", ""]
+        if fam in borrowed:
+            dev, com, day, path = borrowed[fam]
+            page += [f"**From another run** (this run did not time it): one {dev}, commit `{com}`, {day}, "
+                     f"`{os.path.relpath(path)}`.", ""]
         notes = NOTES.get(fam)
         if notes:
             page += [f"Notes, open gaps and history: [{notes}](../{notes}).", ""]
@@ -390,7 +424,7 @@ def main():
     with open(a.out, "w") as f:
         f.write("\n".join(page).rstrip("\n") + "\n")
 
-    head = headline_table(fams, device, commit, date)
+    head = headline_table(fams, device, commit, date, borrowed)
     if a.headline:
         os.makedirs(os.path.dirname(os.path.abspath(a.headline)), exist_ok=True)
         with open(a.headline, "w") as f:
