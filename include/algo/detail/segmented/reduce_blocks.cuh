@@ -75,6 +75,19 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
 }
 
 // ---- blocks ---------------------------------------------------------------------------------------------
+/// The block's fold of one non-empty segment, elements [a, e) of `first` (the agent's own layout
+/// from the segment's length and, on the vector path, its misalignment); every thread calls it.
+template <class Agent, class Tuning, bool Vector, class It, class Op>
+__device__ __forceinline__ auto fold_segment(typename Agent::storage& smem, const It& first, long long a, long long e,
+                                             Op op) {
+  const It seg = first + a;
+  int offset = 0;
+  if constexpr (Vector) offset = misalignment(seg);
+  const cuda::reduce_layout L =
+      cuda::make_reduce_layout(e - a, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
+  return Agent{smem, seg, L}.reduce_block(op);
+}
+
 // (MinBlocks: 0, no bound; __launch_bounds__(256, 1) takes this kernel from 38 to 61-64 registers)
 template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op,
           class T>
@@ -89,12 +102,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       if (threadIdx.x == 0) out[k] = init_as_t;
       continue;
     }
-    const It seg = first + a;
-    int offset = 0;
-    if constexpr (Vector) offset = misalignment(seg);
-    const cuda::reduce_layout L =
-        cuda::make_reduce_layout(b - a, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
-    const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
+    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, b, op);
     if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
     __syncthreads();  // the agent's shared memory serves the next segment
   }
@@ -315,12 +323,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
         else s_held_empty[i] = 1;
       }
     } else {
-      const It seg = first + a;
-      int offset = 0;
-      if constexpr (Vector) offset = misalignment(seg);
-      const cuda::reduce_layout L =
-          cuda::make_reduce_layout(e - a, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
-      const cuda::maybe_value<Acc> part = Agent{smem, seg, L}.reduce_block(op);
+      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
       if (threadIdx.x == 0) {
         const Acc r = static_cast<Acc>(op(init, part.value));
         if (go == 1) out[k] = r;
