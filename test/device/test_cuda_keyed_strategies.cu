@@ -255,15 +255,16 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
 // are whole multiples of the tiles (the last tile full: no key after it) and one past, runs that
 // cross the tiles' and the warps' edges; float values that are small integers (every sum exact:
 // any order gives the same bits) through the default policy (the ordered look-back; runs of 1-3:
-// its warps write their runs staged, store_runs_staged; runs of 31-33 and 500-1500: in place) and
-// int32 through the classic one (in place), each against the host reference.
+// its warps write their runs staged, store_runs_staged; runs of 31-33 and 500-1500: in place; runs
+// of 6-16: warps on both sides of the choice, at >= 48 runs a warp, in one tile) and int32 through
+// the classic one (in place), each against the host reference.
 TEST_CASE("cuda reduce_by_key_into: keys kept between the tile's load and store, aligned and misaligned",
           "[cuda][segmented][by_key][kept]") {
   std::uint64_t seed = 5300;
   const std::int64_t sizes_k[] = {4096, 8192, 3 * 4096, 5 * 4096 + 1, 12289, 40000};
   const std::int64_t offsets_k[][2] = {{0, 0}, {0, 1}, {4, 4}, {1, 0}, {4, 3}, {8, 2}};
   for (const std::int64_t n : sizes_k) {
-    for (const auto& lohi : {std::pair<std::int64_t, std::int64_t>{1, 3}, {31, 33}, {500, 1500}}) {
+    for (const auto& lohi : {std::pair<std::int64_t, std::int64_t>{1, 3}, {6, 16}, {31, 33}, {500, 1500}}) {
       const std::vector<std::int32_t> h_all = kt::run_keys(n + 8, lohi.first, lohi.second, ++seed);
       std::mt19937_64 rng(seed * 3);
       std::vector<std::int32_t> h_vi(static_cast<std::size_t>(n + 8));
