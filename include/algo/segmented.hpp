@@ -25,9 +25,9 @@
 // offsets, detail/segmented/reduce_long.cuh for fewer segments than SMs of 4096 elements or more,
 // detail/segmented/reduce_groups.cuh for uniform_offsets of 1-2047 elements,
 // detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, the offsets
-// check in the same launch). algo::cuda's segmented scans over offsets in device memory read the
-// offsets in their tiles (seg::offset_heads) instead of a heads mask built first, or none at all
-// when the offsets check finds every segment of one length (then they run as uniform_offsets).
+// check in the same launch). algo::cuda's segmented scans over offsets in device memory read a heads
+// mask built after the offsets check (one bit an element, detail/segmented/device.cuh), or none at
+// all when the check finds every segment of one length (then they run as uniform_offsets).
 #pragma once
 
 #include <cstdint>
@@ -545,13 +545,14 @@ std::int64_t checked_segments(const char* name, const Policy&, OffIt offsets_fir
   return count - 1;
 }
 
-/// Whether the segmented scans read the offsets in their tiles (seg::offset_heads: algo::cuda, offsets
-/// and values in contiguous device storage) rather than through a heads mask built first.
+/// Whether the segmented scans take their heads from what the offsets check found (algo::cuda, offsets
+/// and values in contiguous device storage): uniform heads when every segment has one length, else
+/// the heads mask.
 template <class Policy, class InIt, class OffIt>
-inline constexpr bool offsets_in_tiles_v = false;
+inline constexpr bool heads_from_check_v = false;
 #if ALGO_HAS_CUDA
 template <class... S, class InIt, class OffIt>
-inline constexpr bool offsets_in_tiles_v<cuda_policy<S...>, InIt, OffIt> =
+inline constexpr bool heads_from_check_v<cuda_policy<S...>, InIt, OffIt> =
     !std::is_same<OffIt, uniform_offsets_iterator>::value &&
     std::is_pointer<decltype(cuda::unwrap(std::declval<const OffIt&>()))>::value &&
     std::is_pointer<decltype(cuda::unwrap(std::declval<const InIt&>()))>::value;
@@ -574,16 +575,18 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   const auto run = [&](auto heads) {
     segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init, a);
   };
-  if constexpr (offsets_in_tiles_v<Policy, InIt, OffIt>) {
+  if constexpr (heads_from_check_v<Policy, InIt, OffIt>) {
 #if ALGO_HAS_CUDA
     if (info.min_length > 0 && info.min_length == info.max_length) {
       // every segment has one length (the check found it): the heads are i % L == 0, as with
       // algo::uniform_offsets, and the tiles read no offsets
       run(seg::uniform_heads{info.max_length});
     } else {
-      // algo::cuda: each warp of a tile finds its segments in the offsets (no heads mask)
-      const auto offs = kernel_view(policy, offsets_first);
-      run(seg::offset_heads<decltype(offs)>{offs, segments, info.first, info.last});
+      // any other offsets: the heads mask, built in one pass over the offsets that writes it whole
+      // (8 MB at 2^26 elements); the tiles read one or two words of it a thread. (Each warp of a
+      // tile finding its own segments in the offsets, seg::offset_heads, cost 50-85 us more at
+      // 2^26 elements of 4-32 on average: offsets_scan_probe, bench/notes/keys_segments.md.)
+      with_offset_heads(name, policy, offsets_first, segments, info, run);
     }
 #endif
   } else {

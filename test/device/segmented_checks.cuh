@@ -1203,11 +1203,13 @@ void check_long_in_memory(const Policy& policy) {
   require_device_ok("end of check_long_in_memory");
 }
 
-/// The offsets read in the scans' tiles (algo::cuda: each warp of a tile finds its segments in the
-/// offsets, no heads mask) and the block-per-segment kernel's check in its own first phase: layouts
-/// around the warp chunks (512 elements) and tiles, runs of empty segments longer than one walk
-/// step (128 offsets), heads only near the end, offsets from 0 and 4 (16-byte aligned values: the
-/// vector load) and from 1 (element loads), int32 and int64 offsets; int32 values (exact) and
+/// The segmented scans over offsets in memory (algo::cuda: the heads mask built after the check, a
+/// block of 32768 elements at a time, or uniform heads when every segment has one length) and the
+/// block-per-segment kernel's check in its own first phase: layouts around the warp chunks (512
+/// elements), the tiles and the mask's blocks (32768 elements), runs of empty segments longer than
+/// one walk step (128 offsets) and at a mask block's start, heads only near the end, offsets from
+/// 0 and 4 (16-byte aligned values: the vector load) and from 1 (element loads; every head one
+/// element further into its mask word), int32 and int64 offsets; int32 values (exact) and
 /// float values holding small integers (exact, and the same bits twice). Bad offsets that would
 /// send a speculative fold out of range (a huge offset, offsets[0] < 0) raise before anything is
 /// written.
@@ -1231,6 +1233,21 @@ void check_offsets_in_tiles(const Policy& policy) {
     l.offsets.push_back(5000);
     l.offsets.push_back(9000);
     for (int i = 0; i < 200; ++i) l.offsets.push_back(9000);
+    layouts.push_back(l);
+  }
+  {
+    layout l{"heads at 32768 k - 1, 32768 k, 32768 k + 1", {0}};
+    const std::int64_t n = 32768 * 3 + 100;
+    for (std::int64_t c = 32768; c < n; c += 32768)
+      for (std::int64_t d : {-1, 0, 1}) l.offsets.push_back(c + d);
+    l.offsets.push_back(n);
+    layouts.push_back(l);
+  }
+  {
+    layout l{"1000 empty segments at 32768, then one over two mask blocks, then 1-element ones", {0, 5, 32768}};
+    for (int i = 0; i < 1000; ++i) l.offsets.push_back(32768);
+    l.offsets.push_back(32768 * 3 + 7);
+    for (int i = 0; i < 3000; ++i) l.offsets.push_back(l.offsets.back() + 1);
     layouts.push_back(l);
   }
   layouts.push_back(layout{"one segment of 100000", {0, 100000}});

@@ -7,7 +7,7 @@
 #                compute-sanitizer over the changed paths at small sizes, offsets_scan_probe (power
 #                law, L = 4), and ncu over the probe's kernels (power law)
 #   STEP=exp     build offsets_scan_probe, bench_segmented and the segmented tests, run the tests,
-#                the probe, and bench_segmented's segmented section
+#                the probe, compute-sanitizer over the offsets paths, bench_segmented's segmented section
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep, the probes) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI)
@@ -72,12 +72,15 @@ pipe)
 exp)
   configure
   timeout 480 ninja -C /tmp/fb -k 0 -j 16 bench/offsets_scan_probe bench/bench_segmented test/test_cuda_segmented \
-    test/test_cuda_segmented_strategies > "$R/build.log" 2>&1
+    test/test_cuda_segmented_strategies test/test_cub_segmented > "$R/build.log" 2>&1
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
   t test_cuda_segmented "~[large]"
   t test_cuda_segmented_strategies "~[large]"
+  t test_cub_segmented "~[large]"
   probe
   san memcheck test_cuda_segmented "[offsets],[errors]"
+  san racecheck test_cuda_segmented "[offsets]"
+  san memcheck test_cub_segmented "~[large]"
   timeout 150 /tmp/fb/bench/bench_segmented --only segmented --csv "$R/bench_segmented.csv" --commit "$C" > "$R/bench_segmented.log" 2>&1
   echo "bench_segmented rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *(scan_by_key) " "$R/bench_segmented.log" | grep -E " cub |algo::cuda offsets  |algo::cuda uniform_offsets  " | cut -c1-130

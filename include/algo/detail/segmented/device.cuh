@@ -180,23 +180,83 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   return read_offsets_device(name, policy, offsets, segments, [](const offsets_check*) {});
 }
 
+/// Mask words heads_mask_kernel's blocks write (32 elements each): 1024, four a thread.
+inline constexpr int mask_block_words = 1024;
+
+/// The first k in [0, segments] with offsets[k] >= x, for x <= offsets[segments] (offsets in
+/// order), searched by one warp: a probe of 32 offsets a step, then 32 neighbours. Every lane of
+/// the warp calls it and gets the answer.
 template <class OffIt>
-__global__ void heads_mask_kernel(OffIt offsets, long long segments, long long base, std::uint32_t* mask) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < segments; k += stride) {
-    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
-    if (a < b) atomicOr(mask + (a >> 5), 1u << (a & 31));
+__device__ __forceinline__ long long warp_lower_bound(OffIt offsets, long long segments, long long x) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  long long lo = 0, hi = segments;  // the answer is in [lo, hi]
+  while (hi - lo > 32) {
+    const long long step = (hi - lo + 31) / 32;
+    const long long p = lo + lane * step;
+    const bool below = p < hi && static_cast<long long>(offsets[p]) < x;
+    const int c = __popc(__ballot_sync(0xffffffffu, below));  // a prefix of the lanes (the offsets are in order)
+    if (c == 0) return lo;
+    const long long next = lo + c * step;
+    lo += (c - 1) * step + 1;
+    if (next < hi) hi = next;
   }
+  const long long p = lo + lane;
+  const bool below = p < hi && static_cast<long long>(offsets[p]) < x;
+  return lo + __popc(__ballot_sync(0xffffffffu, below));
 }
 
-/// The heads of the non-empty segments, one bit per element, in `mask` ((n + 31) / 32 words).
+/// The heads of the non-empty segments, one bit per element from offsets[0] (`base`), written
+/// whole: block b builds words [1024 b, 1024 (b + 1)) in shared memory and stores them (no clearing
+/// pass, no global atomics). Warps 0 and 1 find the block's first and last segment starting in its
+/// elements (warp_lower_bound), then the block reads their offsets, several loads in flight a
+/// thread, each non-empty segment setting its head's bit. Offsets checked first (in order).
+template <class OffIt>
+__global__ void __launch_bounds__(256) heads_mask_kernel(OffIt offsets, long long segments, long long base, long long n,
+                                                          std::uint32_t* mask) {
+  constexpr int threads = 256, unroll = 4;
+  __shared__ std::uint32_t s_bits[mask_block_words];
+  __shared__ long long s_range[2];
+  const long long x0 = static_cast<long long>(blockIdx.x) * mask_block_words * 32;
+  const long long x1 = x0 + mask_block_words * 32 < n ? x0 + mask_block_words * 32 : n;
+  for (int i = static_cast<int>(threadIdx.x); i < mask_block_words; i += threads) s_bits[i] = 0u;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  if (warp < 2) {
+    const long long k = warp_lower_bound(offsets, segments, base + (warp == 0 ? x0 : x1));
+    if ((threadIdx.x & 31) == 0) s_range[warp] = k;
+  }
+  __syncthreads();
+  const long long k0 = s_range[0], k1 = s_range[1];  // offsets[k] in [base + x0, base + x1) (so k < segments)
+  for (long long kb = k0 + threadIdx.x; kb < k1; kb += unroll * threads) {
+    long long o[unroll], e[unroll];
+#pragma unroll
+    for (int j = 0; j < unroll; ++j) {
+      const long long k = kb + j * threads;
+      o[j] = k < k1 ? static_cast<long long>(offsets[k]) : 0;
+      e[j] = k < k1 ? static_cast<long long>(offsets[k + 1]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < unroll; ++j) {
+      if (o[j] < e[j]) {  // (past k1: both 0)
+        const long long rel = o[j] - base - x0;
+        atomicOr(s_bits + (rel >> 5), 1u << (rel & 31));
+      }
+    }
+  }
+  __syncthreads();
+  const long long w0 = x0 / 32;
+  const int words = static_cast<int>((x1 - x0 + 31) / 32);
+  for (int i = static_cast<int>(threadIdx.x); i < words; i += threads) mask[w0 + i] = s_bits[i];
+}
+
+/// The heads of the non-empty segments, one bit per element, in `mask` ((n + 31) / 32 words), for
+/// offsets already checked (in order, offsets[0] = base, n = offsets[segments] - base).
 template <class OffIt>
 void heads_mask_device(const char* name, const device_policy_base& policy, OffIt offsets, std::int64_t segments,
                        std::int64_t base, std::int64_t n, std::uint32_t* mask) {
-  check_cuda(cudaMemsetAsync(mask, 0, static_cast<std::size_t>((n + 31) / 32) * sizeof(std::uint32_t), policy.stream),
-                   name, "cudaMemsetAsync");
-  heads_mask_kernel<<<small_grid(segments, 256), 256, 0, policy.stream>>>(offsets, static_cast<long long>(segments),
-                                                                          static_cast<long long>(base), mask);
+  if (n <= 0) return;
+  const long long blocks = (n + 32ll * mask_block_words - 1) / (32ll * mask_block_words);
+  heads_mask_kernel<<<static_cast<unsigned>(blocks), 256, 0, policy.stream>>>(
+      offsets, static_cast<long long>(segments), static_cast<long long>(base), static_cast<long long>(n), mask);
   cuda::check_launch(name, "heads_mask_kernel");
 }
 
