@@ -115,6 +115,13 @@ __global__ void check_coalesced_kernel(const int* offsets, long long segments, s
   }
 }
 
+/// heads_mask_kernel's other shapes (seg::mask_tuning: the library's).
+template <int Words, int Unroll>
+struct mask_shape {
+  static constexpr int words = Words;
+  static constexpr int unroll = Unroll;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,6 +198,15 @@ int main(int argc, char** argv) {
   rows.push_back({"heads mask, library's (a block a 32768 elements)", [&] {
                     seg::heads_mask_device("probe", policy, static_cast<const int*>(off.p), segments, 0, n, mask.p);
                   }});
+  const auto mask_row = [&](auto tuning) {
+    return [&, tuning] {
+      seg::heads_mask_device<decltype(tuning)>("probe", policy, static_cast<const int*>(off.p), segments, 0, n, mask2.p);
+    };
+  };
+  rows.push_back({"heads mask, 1024 words a block, 8 in flight", mask_row(mask_shape<1024, 8>{})});
+  rows.push_back({"heads mask, 2048 words a block, 4 in flight", mask_row(mask_shape<2048, 4>{})});
+  rows.push_back({"heads mask, 2048 words a block, 8 in flight", mask_row(mask_shape<2048, 8>{})});
+  rows.push_back({"heads mask, 512 words a block, 4 in flight", mask_row(mask_shape<512, 4>{})});
   rows.push_back({"scan alone, offset_heads (no check)", [&] { scan_with(oh, out.p); }});
   rows.push_back({"scan alone, mask_heads (mask built)", [&] { scan_with(seg::mask_heads{mask.p}, out2.p); }});
   rows.push_back({"scan alone, uniform_heads of the mean (floor)", [&] { scan_with(seg::uniform_heads{mean}, out2.p); }});
@@ -209,7 +225,14 @@ int main(int argc, char** argv) {
     std::vector<std::uint32_t> m1(words), m2(words);
     check(cudaMemcpy(m1.data(), mask.p, words * 4, cudaMemcpyDeviceToHost), "copy");
     check(cudaMemcpy(m2.data(), mask2.p, words * 4, cudaMemcpyDeviceToHost), "copy");
-    std::printf("check masks equal: %s\n", m1 == m2 ? "yes" : "NO");
+    std::printf("check masks equal (library's, the last row writing the other buffer): %s\n", m1 == m2 ? "yes" : "NO");
+    for (auto& r : rows) {  // every other shape of the mask kernel against the library's
+      if (r.name.rfind("heads mask, ", 0) != 0 || r.name.find("library") != std::string::npos) continue;
+      check(cudaMemset(mask2.p, 0xff, words * 4), "memset");
+      r.call();
+      check(cudaMemcpy(m2.data(), mask2.p, words * 4, cudaMemcpyDeviceToHost), "copy");
+      std::printf("check %s: %s\n", r.name.c_str(), m1 == m2 ? "equal" : "DIFFERENT");
+    }
     scan_with(oh, out.p);
     scan_with(seg::mask_heads{mask.p}, out2.p);
     check(cudaDeviceSynchronize(), "scans");

@@ -180,8 +180,12 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   return read_offsets_device(name, policy, offsets, segments, [](const offsets_check*) {});
 }
 
-/// Mask words heads_mask_kernel's blocks write (32 elements each): 1024, four a thread.
-inline constexpr int mask_block_words = 1024;
+/// heads_mask_kernel's shape: mask words a block writes (32 elements each), offsets a thread has
+/// in flight at once.
+struct mask_tuning {
+  static constexpr int words = 1024;
+  static constexpr int unroll = 4;
+};
 
 /// The first k in [0, segments] with offsets[k] >= x, for x <= offsets[segments] (offsets in
 /// order), searched by one warp: a probe of 32 offsets a step, then 32 neighbours. Every lane of
@@ -206,14 +210,14 @@ __device__ __forceinline__ long long warp_lower_bound(OffIt offsets, long long s
 }
 
 /// The heads of the non-empty segments, one bit per element from offsets[0] (`base`), written
-/// whole: block b builds words [1024 b, 1024 (b + 1)) in shared memory and stores them (no clearing
-/// pass, no global atomics). Warps 0 and 1 find the block's first and last segment starting in its
+/// whole: block b builds words [W b, W (b + 1)) in shared memory (W = Tuning::words) and stores
+/// them (no clearing pass, no global atomics). Warps 0 and 1 find the block's first and last segment starting in its
 /// elements (warp_lower_bound), then the block reads their offsets, several loads in flight a
 /// thread, each non-empty segment setting its head's bit. Offsets checked first (in order).
-template <class OffIt>
+template <class Tuning, class OffIt>
 __global__ void __launch_bounds__(256) heads_mask_kernel(OffIt offsets, long long segments, long long base, long long n,
                                                           std::uint32_t* mask) {
-  constexpr int threads = 256, unroll = 4;
+  constexpr int threads = 256, unroll = Tuning::unroll, mask_block_words = Tuning::words;
   __shared__ std::uint32_t s_bits[mask_block_words];
   __shared__ long long s_range[2];
   const long long x0 = static_cast<long long>(blockIdx.x) * mask_block_words * 32;
@@ -250,12 +254,12 @@ __global__ void __launch_bounds__(256) heads_mask_kernel(OffIt offsets, long lon
 
 /// The heads of the non-empty segments, one bit per element, in `mask` ((n + 31) / 32 words), for
 /// offsets already checked (in order, offsets[0] = base, n = offsets[segments] - base).
-template <class OffIt>
+template <class Tuning = mask_tuning, class OffIt>
 void heads_mask_device(const char* name, const device_policy_base& policy, OffIt offsets, std::int64_t segments,
                        std::int64_t base, std::int64_t n, std::uint32_t* mask) {
   if (n <= 0) return;
-  const long long blocks = (n + 32ll * mask_block_words - 1) / (32ll * mask_block_words);
-  heads_mask_kernel<<<static_cast<unsigned>(blocks), 256, 0, policy.stream>>>(
+  const long long blocks = (n + 32ll * Tuning::words - 1) / (32ll * Tuning::words);
+  heads_mask_kernel<Tuning><<<static_cast<unsigned>(blocks), 256, 0, policy.stream>>>(
       offsets, static_cast<long long>(segments), static_cast<long long>(base), static_cast<long long>(n), mask);
   cuda::check_launch(name, "heads_mask_kernel");
 }
