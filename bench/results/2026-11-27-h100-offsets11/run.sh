@@ -8,6 +8,7 @@
 #                law, L = 4), and ncu over the probe's kernels (power law)
 #   STEP=exp     build offsets_scan_probe, bench_segmented and the segmented tests, run the tests,
 #                the probe, compute-sanitizer over the offsets paths, bench_segmented's segmented section
+#   STEP=probe   build offsets_scan_probe alone and run it (power law, L = 4, 32)
 #   STEP=build   everything (all, bench, select_bench, bench_group, keys_sweep, the probes) into /tmp/fb
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI)
@@ -84,6 +85,12 @@ exp)
   timeout 150 /tmp/fb/bench/bench_segmented --only segmented --csv "$R/bench_segmented.csv" --commit "$C" > "$R/bench_segmented.log" 2>&1
   echo "bench_segmented rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *(scan_by_key) " "$R/bench_segmented.log" | grep -E " cub |algo::cuda offsets  |algo::cuda uniform_offsets  " | cut -c1-130
+  ;;
+probe)
+  configure
+  timeout 300 ninja -C /tmp/fb -j 16 bench/offsets_scan_probe > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  probe
   ;;
 build)
   configure
