@@ -583,9 +583,10 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
       run(seg::uniform_heads{info.max_length});
     } else {
       // any other offsets: the heads mask, built in one pass over the offsets that writes it whole
-      // (8 MB at 2^26 elements); the tiles read one or two words of it a thread. (Each warp of a
-      // tile finding its own segments in the offsets, seg::offset_heads, cost 50-85 us more at
-      // 2^26 elements of 4-32 on average: offsets_scan_probe, bench/notes/keys_segments.md.)
+      // (8 MB at 2^26 elements, ~40 us); the tiles read one or two words of it a thread. (Each
+      // warp of a tile finding its own segments in the offsets, seg::offset_heads, made the scan
+      // 50-85 us longer at 2^26 elements of 4-32 on average: offsets_scan_probe,
+      // bench/notes/keys_segments.md.)
       with_offset_heads(name, policy, offsets_first, segments, info, run);
     }
 #endif
