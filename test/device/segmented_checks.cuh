@@ -1206,15 +1206,15 @@ void check_long_in_memory(const Policy& policy) {
 /// The segmented scans over offsets in memory (algo::cuda: the heads mask built after the check, a
 /// block of 32768 elements at a time, or uniform heads when every segment has one length) and the
 /// block-per-segment kernel's check in its own first phase: layouts around the warp chunks (512
-/// elements), the tiles and the mask's blocks (32768 elements), runs of empty segments longer than
-/// one walk step (128 offsets) and at a mask block's start, heads only near the end, offsets from
-/// 0 and 4 (16-byte aligned values: the vector load) and from 1 (element loads; every head one
-/// element further into its mask word), int32 and int64 offsets; int32 values (exact) and
-/// float values holding small integers (exact, and the same bits twice). Bad offsets that would
-/// send a speculative fold out of range (a huge offset, offsets[0] < 0) raise before anything is
-/// written.
+/// elements), the tiles and the mask's blocks (32768 elements), runs of empty segments (longer
+/// than the tiles' walk step of 128 offsets, the path before the mask) and at a mask block's start,
+/// heads only near the end, offsets from 0 and 4 (16-byte aligned values: the vector load) and
+/// from 1 (element loads; every head one element further into its mask word), int32 and int64
+/// offsets; int32 values (exact) and float values holding small integers (exact, and the same bits
+/// twice). Bad offsets that would send a speculative fold out of range (a huge offset, offsets[0] <
+/// 0) raise before anything is written.
 template <class Policy>
-void check_offsets_in_tiles(const Policy& policy) {
+void check_offsets_in_memory(const Policy& policy) {
   std::vector<layout> layouts;
   {
     layout l{"heads at 512 k - 1, 512 k, 512 k + 1", {0}};
@@ -1384,7 +1384,7 @@ void check_offsets_in_tiles(const Policy& policy) {
       }
     }
   }
-  require_device_ok("end of check_offsets_in_tiles");
+  require_device_ok("end of check_offsets_in_memory");
 }
 
 /// segmented_reduce over long segments in memory, many more than the grid (algo::cuda's fused

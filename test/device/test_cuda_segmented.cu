@@ -48,7 +48,7 @@ TEST_CASE("cuda segmented_reduce: long segments in memory, many a block (results
   seg_test::check_long_many_per_block(algo::cuda);
 }
 TEST_CASE("cuda segmented: offsets in memory (heads mask, or uniform from the check), the check in the block-per-segment kernel", "[cuda][segmented][offsets]") {
-  seg_test::check_offsets_in_tiles(algo::cuda);
+  seg_test::check_offsets_in_memory(algo::cuda);
 }
 TEST_CASE("cuda segmented: keys equal modulo 10", "[cuda][segmented][key_equal]") { seg_test::check_key_equal(algo::cuda); }
 TEST_CASE("cuda segmented: accumulator types", "[cuda][segmented][types]") { seg_test::check_accumulators(algo::cuda); }

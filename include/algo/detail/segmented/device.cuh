@@ -211,9 +211,10 @@ __device__ __forceinline__ long long warp_lower_bound(OffIt offsets, long long s
 
 /// The heads of the non-empty segments, one bit per element from offsets[0] (`base`), written
 /// whole: block b builds words [W b, W (b + 1)) in shared memory (W = Tuning::words) and stores
-/// them (no clearing pass, no global atomics). Warps 0 and 1 find the block's first and last segment starting in its
-/// elements (warp_lower_bound), then the block reads their offsets, several loads in flight a
-/// thread, each non-empty segment setting its head's bit. Offsets checked first (in order).
+/// them (no clearing pass, no global atomics). Warps 0 and 1 find the segments whose offsets fall
+/// in the block's elements (warp_lower_bound of its first element and of the one past its last),
+/// then the block reads those offsets and the next one of each, several loads in flight a thread,
+/// each non-empty segment setting its head's bit. For offsets already checked (in order).
 template <class Tuning, class OffIt>
 __global__ void __launch_bounds__(256) heads_mask_kernel(OffIt offsets, long long segments, long long base, long long n,
                                                           std::uint32_t* mask) {
