@@ -1,6 +1,7 @@
-// offsets_scan_probe: where segmented_inclusive_scan over offsets in memory loses to CUB's
-// InclusiveSumByKey on irregular segments (issue 27: the bench's power-law row, 0.91x). A
-// development tool, like seg_reduce_probe: claims come from `bench --only segmented`.
+// offsets_scan_probe: where segmented_inclusive_scan over offsets in memory spends its time on
+// irregular segments against CUB's InclusiveSumByKey (issue 27: the bench's power-law row, 0.91x
+// at 3b232a8, 1.04x at bde334a with the heads mask). A development tool, like seg_reduce_probe:
+// claims come from `bench --only segmented`.
 // 2^26 f32, the bench's segment lengths (bench/segmented.cuh segment_offsets: Pareto 1.2, empty
 // segments among them, or one length L with --L), offsets in device memory.
 //
@@ -16,7 +17,9 @@
 //   once), and over uniform heads of the mean length (a floor: no heads to read); and candidates
 //   for the check: one that reads the offsets coalesced (lane i of a warp takes segment k0 + i, the
 //   next offset from the next lane), and the same building the heads mask as it checks (a memset,
-//   then one atomicOr per mask word a warp load touches; its mask is compared with the library's).
+//   then one atomicOr per mask word a warp load touches; its mask is compared with the library's);
+//   the mask kernel at other shapes (words a block, offsets in flight a thread), each mask
+//   compared with the library's.
 //   offsets_scan_probe [--L 0] [--reps 30] [--ncu]   (--L 0: the power law; --ncu: one call a row)
 #include <cuda_runtime_api.h>
 
