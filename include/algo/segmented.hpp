@@ -576,23 +576,19 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
     segmented_scan_run<Mode, Acc>(name, policy, heads, first + info.first, n, out + info.first, op, init, a);
   };
   if constexpr (heads_from_check_v<Policy, InIt, OffIt>) {
-#if ALGO_HAS_CUDA
     if (info.min_length > 0 && info.min_length == info.max_length) {
       // every segment has one length (the check found it): the heads are i % L == 0, as with
       // algo::uniform_offsets, and the tiles read no offsets
       run(seg::uniform_heads{info.max_length});
-    } else {
-      // any other offsets: the heads mask, built in one pass over the offsets that writes it whole
-      // (8 MB at 2^26 elements, ~40 us); the tiles read one or two words of it a thread. (Each
-      // warp of a tile finding its own segments in the offsets, seg::offset_heads, made the scan
-      // 50-85 us longer at 2^26 elements of 4-32 on average: offsets_scan_probe,
-      // bench/notes/keys_segments.md.)
-      with_offset_heads(name, policy, offsets_first, segments, info, run);
+      return out + info.last;
     }
-#endif
-  } else {
-    with_offset_heads(name, policy, offsets_first, segments, info, run);
   }
+  // any other offsets: the heads mask (device policies: built in one pass over the offsets that
+  // writes it whole, 8 MB at 2^26 elements, ~40 us; the tiles read one or two words of it a thread.
+  // Each warp of a tile finding its own segments in the offsets, seg::offset_heads, made the scan
+  // 50-85 us longer at 2^26 elements of 4-32 on average: offsets_scan_probe,
+  // bench/notes/keys_segments.md)
+  with_offset_heads(name, policy, offsets_first, segments, info, run);
   return out + info.last;
 }
 
