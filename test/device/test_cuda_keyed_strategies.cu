@@ -14,7 +14,10 @@
 //   grouping, in a tile or across tiles, that a tolerance would let through.
 // Layouts: runs of 1-3 keys (heads in every tile: the ordered look-back's fold starts at the
 // predecessor's head), of 500-1500 and of 2^16-2^17 (scans by key walk back to a head many tiles
-// away, reduce_by_key to an inclusive prefix); sizes around the tiles of every shape.
+// away, reduce_by_key to an inclusive prefix), and of exactly 2^16 (every head on a tile's first
+// element in every tile shape: reduce_by_key's tiles then read no prefix value but where the next
+// tile starts a run, and those fold it from the head 16 or 32 tiles back, past tiles that published
+// only their inclusive count); sizes around the tiles of every shape.
 #include <algo/algo.hpp>
 
 #include <cstdint>
@@ -198,7 +201,10 @@ void compare(const char* who, const results<V>& got, const results<V>& want) {
   same("segmented_exclusive_scan", got.seg_excl, want.seg_excl);
 }
 
-const layout layouts[] = {{"runs of 1-3", 1, 3}, {"runs of 500-1500", 500, 1500}, {"runs of 2^16-2^17", 1 << 16, 1 << 17}};
+const layout layouts[] = {{"runs of 1-3", 1, 3},
+                          {"runs of 500-1500", 500, 1500},
+                          {"runs of 2^16-2^17", 1 << 16, 1 << 17},
+                          {"runs of exactly 2^16 (heads on the tiles' edges)", 1 << 16, 1 << 16}};
 
 template <class F>
 void each_case(std::uint64_t seed, F&& f) {

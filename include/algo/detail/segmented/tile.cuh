@@ -815,6 +815,26 @@ struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented:
   }
 };
 
+/// reduce_by_key's tiles: the value of the exclusive prefix reaches a store only through the run
+/// that is open when the tile starts, and only where that run ends in the tile: after a head
+/// inside it when the tile's first element is no head, or at the tile's last element when the
+/// tile holds no head and the element after it starts a run (or there is none). Lane 0 reads the
+/// keys around the tile's first element, lane 1 those around its end (the tile has just read them).
+template <class A, class KeyIt, class Eq, class ValIt, class R>
+struct prefix_value_use<segmented::indexed_iterator<segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>>> {
+  using F = segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>;
+  __device__ static __forceinline__ bool needed(const segmented::indexed_iterator<F>& in, std::int64_t base, int valid,
+                                                const segmented::run_value<A, R>& aggregate) {
+    const F& f = in.functor();
+    const std::int64_t first = in.index() + base, end = first + valid;
+    const int lane = cuda::lane_index();
+    bool mine = false;
+    if (lane == 0) mine = aggregate.runs != 0 && !f.heads(first);
+    if (lane == 1) mine = aggregate.runs == 0 && (end >= f.n || f.heads(end));
+    return __any_sync(cuda::full_warp_mask, mine);
+  }
+};
+
 template <class F>
 struct tile_io_hook<segmented::indexed_iterator<F>> : std::true_type {
   template <class K>
