@@ -356,7 +356,7 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
   const int valid = tile_valid<K>(p.n, tile);
   scan_tile<K>(s, p, base, valid, [&](const Acc& aggregate) {
     return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept, [&](const Acc& a) {
-      return prefix_value_use<typename Problem::in_iterator>::needed(p.in, base, valid, a);
+      return prefix_value_use<typename Problem::in_iterator>::template needed<K>(s, p.in, base, valid, a);
     });
   });
 }

@@ -131,12 +131,13 @@ struct ordered_reset {
 /// (elements [base, base + valid) of `in`, aggregate A) read the value of its exclusive prefix, that
 /// is whether a run that starts before the tile ends in it. When none does, the tile needs only the
 /// prefix's count and skips the value's fold (ordered_lookback.cuh). Every lane of warp 0 calls it
-/// and gets the same answer; this default says "always". detail/segmented/tile.cuh specializes it
-/// for reduce_by_key's lifted input.
+/// (in the look-back, after the block scan's barrier: the tile's staging as its load left it) and
+/// gets the same answer; this default says "always". detail/segmented/tile.cuh specializes it for
+/// reduce_by_key's lifted input.
 template <class InIt, class = void>
 struct prefix_value_use {
-  template <class Acc>
-  __device__ static __forceinline__ bool needed(const InIt&, std::int64_t, int, const Acc&) {
+  template <class K, class Acc>
+  __device__ static __forceinline__ bool needed(typename K::temp_storage&, const InIt&, std::int64_t, int, const Acc&) {
     return true;
   }
 };
