@@ -6,6 +6,8 @@
 #                examples and bench, OpenACC off) into /tmp/fb; build everything (all, the bench
 #                programs, keys_sweep, seg_reduce_probe; 16 jobs); run the look-back's and the keyed
 #                tests (~[large]) and bench_segmented's segmented section
+#   STEP=sweep   keys_sweep (reduce_by_key's ordered kernel with and without the prefix-value test,
+#                L = 4, 256, 4096, 2^20) and its look-back stats (L = 256, 2^20)
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI), then compute-sanitizer over the changed paths at small sizes
 #   STEP=bench   the full bench and select_bench 2^10-2^28; ncu over seg_reduce_probe (L = 4096)
@@ -47,6 +49,17 @@ exp)
   timeout 100 /tmp/fb/bench/bench_segmented --only segmented --csv "$R/bench_segmented.csv" --commit "$C" > "$R/bench_segmented.log" 2>&1
   echo "bench_segmented rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^ *(reduce_by_key) " "$R/bench_segmented.log" | grep -E " cub |algo::cuda  |algo::cuda decoupled|algo::cuda ordered" | cut -c1-130
+  ;;
+sweep)
+  configure
+  timeout 300 ninja -C /tmp/fb -k 0 -j 16 bench/keys_sweep test/CMakeFiles/algo_warnings_as_errors.dir/warnings/sample_calls.cu.o \
+    > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  timeout 150 /tmp/fb/bench/keys_sweep --L 4,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "$C" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *reduce_by_key .*(cub|algo::cuda reduce_by_key_into|decoupled|policy tuning|prefix-value|classic dflt)" "$R/keys_sweep.log" | cut -c1-130
+  timeout 60 /tmp/fb/bench/keys_sweep --stats --L 256,1048576 > "$R/keys_sweep_stats.log" 2>&1
+  echo "keys_sweep --stats rc $? t+$(( $(date +%s) - t0 ))"; grep -E "STATS reduce_by_key" "$R/keys_sweep_stats.log" | cut -c1-200
   ;;
 suite)
   timeout ${TEST_LIMIT:-330} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \

@@ -222,7 +222,7 @@ constexpr std::size_t lift_staging_bytes() {
 /// K: those of its full tiles whose keys are 16-byte aligned do (the load and prefix_value_use
 /// below both decide by this).
 template <class K, class F>
-constexpr bool keys_kept_v() {
+constexpr bool keys_kept() {
   if constexpr (!fast_lift_v<F>() || K::kept_bytes == 0) {
     return false;
   } else {
@@ -233,6 +233,9 @@ constexpr bool keys_kept_v() {
            heads_traits<Heads>::template staging<K::items> <= K::staging_bytes;
   }
 }
+/// (a variable: device code reads it without calling a host constexpr function)
+template <class K, class F>
+inline constexpr bool keys_kept_v = keys_kept<K, F>();
 
 /// The generic load or store of a tile, through the staging area when it holds the lifted value
 /// type, element by element otherwise (the staging is sized by the fast paths: cuda::tile_staging).
@@ -431,7 +434,7 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       const int lane = cuda::lane_index();
       const std::int64_t w0 = in.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
       const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
-      if constexpr (tile_detail::keys_kept_v<K, F>()) {  // reduce_by_key, keys kept for the store
+      if constexpr (tile_detail::keys_kept_v<K, F>) {  // reduce_by_key, keys kept for the store
         if (cuda::is_aligned16(f.heads.keys + w0)) {
           load_runs_tile<K>(s, f, w0, x);
           return;
@@ -854,7 +857,7 @@ struct prefix_value_use<segmented::indexed_iterator<segmented::lift_runs<A, segm
       const std::int64_t at = lane == 0 ? first : end;
       Key a, b;
       bool kept = false;
-      if constexpr (segmented::tile_detail::keys_kept_v<K, F>()) {
+      if constexpr (segmented::tile_detail::keys_kept_v<K, F>) {
         kept = valid == K::tile_items && cuda::is_aligned16(f.heads.keys + first);
         if (kept) {
           using kk = segmented::tile_detail::kept_keys<Key, K::items>;

@@ -95,6 +95,9 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// (scan_config.cuh, inplace_runs), as the classic kernel does: 64 registers with the staged
   /// path beside it, since the warp chooses from the counts before either path reads its keys.
   static constexpr int inplace_runs = 1;
+  /// reduce_by_key: a tile whose stores read no prefix value walks for the run count alone
+  /// (prefix_value_use; false: every tile folds the value, the code before 2026-11-27 evening).
+  static constexpr bool prefix_value_test = true;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -160,7 +163,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
   // (counts) whether this tile folds E(tile)'s value at all (its keys, read while the aggregate goes out)
   bool fold_value = true;
-  if constexpr (Reset::counts) fold_value = value_needed(aggregate);
+  if constexpr (Reset::counts && Tuning::prefix_value_test) fold_value = value_needed(aggregate);
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
