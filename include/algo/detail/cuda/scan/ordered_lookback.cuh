@@ -161,9 +161,11 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     return init;
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
-  // (counts) whether this tile folds E(tile)'s value at all (its keys, read while the aggregate goes out)
+  // (counts) whether this tile folds E(tile)'s value at all: asked in the walk's first poll, its
+  // shared-memory reads under the status loads' latency (asked before the look-back, they cost
+  // reduce_by_key ~1 % at L = 256 ... 4096: keys_sweep, 2026-11-27)
   bool fold_value = true;
-  if constexpr (Reset::counts && Tuning::prefix_value_test) fold_value = value_needed(aggregate);
+  [[maybe_unused]] bool value_asked = false;
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
@@ -199,6 +201,12 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     while (true) {
       if constexpr (Tuning::lookback_stats) ++stats_polls;
       status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
+      if constexpr (Reset::counts && Tuning::prefix_value_test) {
+        if (!value_asked) {  // (shared memory reads under the status loads' latency)
+          fold_value = value_needed(aggregate);
+          value_asked = true;
+        }
+      }
       const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
       const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
       k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
