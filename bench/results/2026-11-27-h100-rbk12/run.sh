@@ -10,6 +10,7 @@
 #                L = 4, 256, 4096, 2^20) and its look-back stats (L = 256, 2^20)
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI), then compute-sanitizer over the changed paths at small sizes
+#   STEP=final   suite, compute-sanitizer over the changed paths, the full bench and select_bench
 #   STEP=bench   the full bench and select_bench 2^10-2^28; ncu over seg_reduce_probe (L = 4096)
 # ALGO_COMMIT: the commit, passed as a literal (the machine's copy of the repository reports a stale
 # HEAD). Output: r_STEP.tar.xz + summary_STEP.txt.
@@ -71,6 +72,21 @@ suite)
     san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[kept]"
     san memcheck test_cuda_scan_ordered "[by_key]"; san synccheck test_cuda_scan_ordered_walks "[by_key]"; } 2>&1 | tee "$R/sanitizer.txt"
   echo "sanitizers t+$(( $(date +%s) - t0 ))"
+  ;;
+final)
+  timeout ${TEST_LIMIT:-300} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  { SAN_LIMIT=60 san memcheck test_cuda_scan_ordered_walks "[by_key]"; SAN_LIMIT=60 san racecheck test_cuda_scan_ordered_walks "[by_key]"
+    san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; SAN_LIMIT=60 san racecheck test_cuda_keyed_strategies "[kept]"; } 2>&1 | tee "$R/sanitizer.txt"
+  echo "sanitizers t+$(( $(date +%s) - t0 ))"
+  timeout ${BENCH_LIMIT:-150} /tmp/fb/bench/bench --csv "$R/bench.csv" --commit "$C" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"; tail -3 "$R/bench.log"
+  timeout 60 /tmp/fb/bench/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "$C" > "$R/select.log" 2>&1
+  echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *(reduce_by_key|segmented_reduce) " "$R/bench.log" | grep -E " cub |algo::cuda offsets  |algo::cuda  " | cut -c1-120
   ;;
 bench)
   timeout ${BENCH_LIMIT:-300} /tmp/fb/bench/bench --csv "$R/bench.csv" --commit "$C" > "$R/bench.log" 2>&1

@@ -25,12 +25,14 @@
 //            operator at a head) start the fold at the newest such aggregate above k instead, and
 //            a scan by key stops walking there: no inclusive prefix needed at all (reduce_by_key
 //            still walks to one for its run count, an integer sum, exact in any order);
-//   counts   (reduce_by_key) a tile none of whose stores reads E(t)'s value (no run from before the
-//            tile ends in it: prefix_value_use, scan_tile.cuh; at long runs nearly every tile)
-//            walks for the count alone, to the newest tile that published an inclusive count, and
-//            folds no value. It publishes I(t) when it holds a head (op(x, A(t)) takes A(t)'s value
-//            whatever x's is), else tile_count_inclusive: the inclusive count beside A(t)'s value,
-//            which later folds read as an aggregate. A tile that does fold walks on to the newest
+//   counts   (reduce_by_key) a tile without a head none of whose stores reads E(t)'s value (its
+//            last element ends no run: prefix_value_use, scan_tile.cuh; at long runs nearly every
+//            tile) walks for the count alone, to the newest tile that published an inclusive count,
+//            and folds no value. It publishes tile_count_inclusive: the inclusive count beside
+//            A(t)'s value, which later folds read as an aggregate (tiles with a head are not asked:
+//            their fold starts at the newest reset, short where heads are dense; were one to fold
+//            nothing it would publish I(t), since op(x, A(t)) takes A(t)'s value whatever x's is).
+//            A tile that does fold walks on to the newest
 //            inclusive prefix or reset, as before: the fold's start and operands are unchanged, so
 //            are its bits; only fewer tiles publish inclusive values to start from;
 //   fold     x = the start's value; then the aggregates above it one at a time, in order: each
@@ -161,11 +163,15 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     return init;
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
-  // (counts) whether this tile folds E(tile)'s value at all: asked in the walk's first poll, its
-  // shared-memory reads under the status loads' latency (asked before the look-back, they cost
-  // reduce_by_key ~1 % at L = 256 ... 4096: keys_sweep, 2026-11-27)
+  // (counts) whether this tile folds E(tile)'s value at all, asked of tiles without a head only: a
+  // tile with one folds from the newest reset, as before (at short runs its predecessor's aggregate,
+  // one step), and asking cost such tiles 1-3 % at L = 256 ... 4096 (keys_sweep, 2026-11-27, also
+  // asked in the walk's first poll); a head-less tile that asks skips a fold over the whole run
+  // so far (7.5 % of the kernel at runs of 2^20)
   bool fold_value = true;
-  [[maybe_unused]] bool value_asked = false;
+  if constexpr (Reset::counts && Tuning::prefix_value_test) {
+    if (!Reset::reset(aggregate)) fold_value = value_needed(aggregate);  // (warp-uniform)
+  }
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
@@ -201,12 +207,6 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     while (true) {
       if constexpr (Tuning::lookback_stats) ++stats_polls;
       status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
-      if constexpr (Reset::counts && Tuning::prefix_value_test) {
-        if (!value_asked) {  // (shared memory reads under the status loads' latency)
-          fold_value = value_needed(aggregate);
-          value_asked = true;
-        }
-      }
       const unsigned inclusive_lanes = __ballot_sync(full_warp_mask, status == tile_inclusive);
       const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
       k = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
