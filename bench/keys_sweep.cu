@@ -74,12 +74,6 @@ struct ord_ip2 : obase {
   static constexpr int inplace_runs = 2;
 };
 
-// reduce_by_key: every tile folds the prefix's value (no prefix_value_use test: the code before
-// 2026-11-27 evening, in the kernel of today)
-struct ord_notest : obase {
-  static constexpr bool prefix_value_test = false;
-};
-
 // the ordered kernel bounded to 5 blocks an SM (48 registers with 152-byte spills; 4 unbounded: 64
 // registers, 39 KB of shared memory a block, so 5 fit): 25-43 % slower (H100, 2026-11-27)
 struct ord_5blocks : obase {
@@ -372,7 +366,6 @@ int main(int argc, char** argv) {
     if (profile_mode) continue;
     // reduce_by_key's tile I/O: the keys loaded again; the runs stored in place / staged, and how
     // the in-place warps find keys and run indices (tuning inplace_runs)
-    c.variant<ks::ord_notest, true>("no prefix-value test");
     c.variant<ks::ord_reload, true>("keys reloaded");
     c.variant<ks::ord_unstaged, true>("unstaged runs");
     c.variant<ks::ord_ip0, true>("in place: popc");
@@ -383,7 +376,6 @@ int main(int argc, char** argv) {
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");
       c.stats_variant<ks::ord, true>("policy tuning");
-      c.stats_variant<ks::ord_notest, true>("no prefix-value test");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

@@ -10,6 +10,8 @@
 #                L = 4, 256, 4096, 2^20) and its look-back stats (L = 256, 2^20)
 #   STEP=suite   the whole CTest suite (-E _large, the compile-only and /usr/bin/cmake docs checks,
 #                which run in CI), then compute-sanitizer over the changed paths at small sizes
+#   STEP=check   the tree with the look-back change taken out: build and run the segmented, keyed
+#                and ordered tests (~[large])
 #   STEP=final   suite, compute-sanitizer over the changed paths, the full bench and select_bench
 #   STEP=bench   the full bench and select_bench 2^10-2^28; ncu over seg_reduce_probe (L = 4096)
 # ALGO_COMMIT: the commit, passed as a literal (the machine's copy of the repository reports a stale
@@ -72,6 +74,14 @@ suite)
     san memcheck test_cuda_keyed_strategies "[strategies],[kept]"; san racecheck test_cuda_keyed_strategies "[kept]"
     san memcheck test_cuda_scan_ordered "[by_key]"; san synccheck test_cuda_scan_ordered_walks "[by_key]"; } 2>&1 | tee "$R/sanitizer.txt"
   echo "sanitizers t+$(( $(date +%s) - t0 ))"
+  ;;
+check)
+  configure
+  timeout 330 ninja -C /tmp/fb -k 0 -j 16 test/test_cuda_segmented test/test_cuda_keyed_strategies test/test_cuda_scan_ordered_walks \
+    test/test_cuda_scan_ordered test/test_cub_segmented > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  for p in test_cuda_segmented test_cuda_keyed_strategies test_cuda_scan_ordered_walks test_cuda_scan_ordered test_cub_segmented; do
+    T_LIMIT=90 t $p "~[large]"; done
   ;;
 final)
   timeout ${TEST_LIMIT:-300} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \

@@ -218,25 +218,6 @@ constexpr std::size_t lift_staging_bytes() {
   return v > h ? v : h;
 }
 
-/// Whether load_lifted_tile keeps reduce_by_key's keys in the staging (load_runs_tile) for tiles of
-/// K: those of its full tiles whose keys are 16-byte aligned do (the load and prefix_value_use
-/// below both decide by this).
-template <class K, class F>
-constexpr bool keys_kept() {
-  if constexpr (!fast_lift_v<F>() || K::kept_bytes == 0) {
-    return false;
-  } else {
-    using Heads = typename lift_traits<F>::heads_t;
-    using V = std::remove_cv_t<std::remove_pointer_t<typename lift_traits<F>::values_t>>;
-    return !is_offset_heads<Heads>::value &&
-           cuda::warp_tile_io<V, K::items>::bytes <= K::staging_bytes &&
-           heads_traits<Heads>::template staging<K::items> <= K::staging_bytes;
-  }
-}
-/// (a variable: device code reads it without calling a host constexpr function)
-template <class K, class F>
-inline constexpr bool keys_kept_v = keys_kept<K, F>();
-
 /// The generic load or store of a tile, through the staging area when it holds the lifted value
 /// type, element by element otherwise (the staging is sized by the fast paths: cuda::tile_staging).
 template <class K, class It>
@@ -434,7 +415,7 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       const int lane = cuda::lane_index();
       const std::int64_t w0 = in.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
       const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
-      if constexpr (tile_detail::keys_kept_v<K, F>) {  // reduce_by_key, keys kept for the store
+      if constexpr (K::kept_bytes > 0) {  // reduce_by_key, keys kept for the store
         if (cuda::is_aligned16(f.heads.keys + w0)) {
           load_runs_tile<K>(s, f, w0, x);
           return;
@@ -831,55 +812,6 @@ struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented:
   __device__ static __forceinline__ segmented::run_value<A, R> with_count(const segmented::run_value<A, R>& v,
                                                                           long long c) {
     return segmented::run_value<A, R>{v.value, static_cast<R>(c)};
-  }
-};
-
-/// reduce_by_key's tiles: the value of the exclusive prefix reaches a store only through the run
-/// that is open when the tile starts, and only where that run ends in the tile: after a head
-/// inside it when the tile's first element is no head, or at the tile's last element when the
-/// tile holds no head and the element after it starts a run (or there is none). Lane 0 compares
-/// the keys around the tile's first element, lane 1 those around its last, from the staging where
-/// the load keeps them (keys_kept_v: full tiles, aligned keys; the key before the tile and the key
-/// after it included), else from global memory (the tile has just read them).
-template <class A, class KeyIt, class Eq, class ValIt, class R>
-struct prefix_value_use<segmented::indexed_iterator<segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>>> {
-  using F = segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>;
-  using Key = std::decay_t<decltype(std::declval<const KeyIt&>()[0])>;
-  template <class K>
-  __device__ static __forceinline__ bool needed(typename K::temp_storage& s, const segmented::indexed_iterator<F>& in,
-                                                std::int64_t base, int valid, const segmented::run_value<A, R>& aggregate) {
-    const F& f = in.functor();
-    const std::int64_t first = in.index() + base, end = first + valid;
-    const int lane = cuda::lane_index();
-    bool mine = false;
-    if ((lane == 0 && aggregate.runs != 0 && first > 0) || (lane == 1 && aggregate.runs == 0 && end < f.n)) {
-      // lane 0: keys[first - 1], keys[first]; lane 1: keys[end - 1], keys[end]
-      const std::int64_t at = lane == 0 ? first : end;
-      Key a, b;
-      bool kept = false;
-      if constexpr (segmented::tile_detail::keys_kept_v<K, F>) {
-        kept = valid == K::tile_items && cuda::is_aligned16(f.heads.keys + first);
-        if (kept) {
-          using kk = segmented::tile_detail::kept_keys<Key, K::items>;
-          if (lane == 0) {
-            a = *kk::before(s.staging[0]);
-            b = kk::at(s.staging[0], 0);
-          } else {
-            a = kk::at(s.staging[K::warps - 1], 32 * K::items - 1);
-            b = *kk::after(s.staging[K::warps - 1]);
-          }
-        }
-      }
-      if (!kept) {
-        a = f.heads.keys[at - 1];
-        b = f.heads.keys[at];
-      }
-      const bool head = !f.heads.eq(a, b);
-      mine = lane == 0 ? !head : head;
-    } else if (lane == 1 && aggregate.runs == 0) {
-      mine = true;  // the tile ends the input: its last element ends the open run
-    }
-    return __any_sync(cuda::full_warp_mask, mine);
   }
 };
 

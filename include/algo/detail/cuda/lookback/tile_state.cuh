@@ -37,17 +37,7 @@
 
 namespace algo::detail::cuda {
 
-/// tile_before_first is never stored: a look-back reads it for the tiles before tile 0. Only the
-/// ordered look-back of reduce_by_key stores the same code, as tile_count_inclusive (the inclusive
-/// prefix's count with the tile's own aggregate value, ordered_lookback.cuh), and tells the two
-/// apart by the tile's index.
-enum tile_status : unsigned {
-  tile_empty = 0,
-  tile_aggregate = 1,
-  tile_inclusive = 2,
-  tile_before_first = 3,
-  tile_count_inclusive = 3
-};
+enum tile_status : unsigned { tile_empty = 0, tile_aggregate = 1, tile_inclusive = 2, tile_before_first = 3 };
 
 /// Epochs run 1 .. max_epoch (0 is what fresh, zeroed memory holds).
 inline constexpr unsigned max_epoch = (1u << 30) - 1;

@@ -25,16 +25,6 @@
 //            operator at a head) start the fold at the newest such aggregate above k instead, and
 //            a scan by key stops walking there: no inclusive prefix needed at all (reduce_by_key
 //            still walks to one for its run count, an integer sum, exact in any order);
-//   counts   (reduce_by_key) a tile without a head none of whose stores reads E(t)'s value (its
-//            last element ends no run: prefix_value_use, scan_tile.cuh; at long runs nearly every
-//            tile) walks for the count alone, to the newest tile that published an inclusive count,
-//            and folds no value. It publishes tile_count_inclusive: the inclusive count beside
-//            A(t)'s value, which later folds read as an aggregate (tiles with a head are not asked:
-//            their fold starts at the newest reset, short where heads are dense; were one to fold
-//            nothing it would publish I(t), since op(x, A(t)) takes A(t)'s value whatever x's is).
-//            A tile that does fold walks on to the newest
-//            inclusive prefix or reset, as before: the fold's start and operands are unchanged, so
-//            are its bits; only fewer tiles publish inclusive values to start from;
 //   fold     x = the start's value; then the aggregates above it one at a time, in order: each
 //            lane puts its window value in shared memory and every lane folds the same values
 //            sequentially (broadcast reads). The newest walked windows stay in shared memory
@@ -97,9 +87,6 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// (scan_config.cuh, inplace_runs), as the classic kernel does: 64 registers with the staged
   /// path beside it, since the warp chooses from the counts before either path reads its keys.
   static constexpr int inplace_runs = 1;
-  /// reduce_by_key: a tile whose stores read no prefix value walks for the run count alone
-  /// (prefix_value_use; false: every tile folds the value, the code before 2026-11-27 evening).
-  static constexpr bool prefix_value_test = true;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -147,13 +134,10 @@ __device__ __forceinline__ Acc fold_after_start(Acc x, int from, uninitialized<A
 
 // ---- the look-back (warp 0 of a tile, all 32 lanes) -----------------------------------------------------
 /// Publishes A(tile) and I(tile) and returns E(tile) (all lanes); see the top of this file.
-/// `value_needed(aggregate)` (operators with counts: prefix_value_use, scan_tile.cuh): whether the
-/// tile's stores read E(tile)'s value; when not, the tile walks for the count only and folds no value.
-template <class Tuning, class State, class Acc, class Op, class ValueNeeded>
+template <class Tuning, class State, class Acc, class Op>
 __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsigned epoch, int tile, const Acc& aggregate,
                                                         const maybe_value<Acc>& init, Op op,
-                                                        ordered_storage<Acc, ordered_keep<Tuning, Acc>()>& kept,
-                                                        ValueNeeded&& value_needed) {
+                                                        ordered_storage<Acc, ordered_keep<Tuning, Acc>()>& kept) {
   using Reset = ordered_reset<Op, Acc>;
   constexpr int keep = ordered_keep<Tuning, Acc>();
   static_assert(keep >= 0, "");
@@ -163,15 +147,6 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
     return init;
   }
   if (lane == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
-  // (counts) whether this tile folds E(tile)'s value at all, asked of tiles without a head only: a
-  // tile with one folds from the newest reset, as before (at short runs its predecessor's aggregate,
-  // one step), and asking cost such tiles 1-3 % at L = 256 ... 4096 (keys_sweep, 2026-11-27, also
-  // asked in the walk's first poll); a head-less tile that asks skips a fold over the whole run
-  // so far (7.5 % of the kernel at runs of 2^20)
-  bool fold_value = true;
-  if constexpr (Reset::counts && Tuning::prefix_value_test) {
-    if (!Reset::reset(aggregate)) fold_value = value_needed(aggregate);  // (warp-uniform)
-  }
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
@@ -185,25 +160,18 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   // ---- find: walk back to where the fold starts ------------------------------------------------------------
   // Window w covers tiles tile - 32 (w + 1) .. tile - 32 w - 1 (lane 31 the newest). The fold starts
   // at the newest inclusive prefix, or (Reset) at the newest reset above it; every tile above the
-  // start must have published. Without counts a reset ends the walk. With counts the walk also
-  // goes to the newest tile that published its inclusive count (an inclusive prefix, or a count
-  // inclusive one: a tile that folded no value and holds no head), summing the counts of the tiles
-  // above it; a tile that folds no value walks for that alone.
+  // start must have published. Without counts a reset ends the walk; with counts the walk goes on
+  // to an inclusive prefix, summing the counts of the tiles above it.
   Acc v{};
   int w = 0;
   int k;                       // lane of the inclusive prefix in window w, -1 when none
   int start_w = -1, start = -1;  // where the fold starts: window and lane
-  long long counted = 0;       // (counts) the counts of the walked tiles above the count's end
-  [[maybe_unused]] int count_w = -1;       // (counts) the window holding the count's end, -1: not found yet
-  [[maybe_unused]] long long total = 0;    // (counts) E(tile)'s count
-  [[maybe_unused]] Acc count_value{};      // (counts) what the count's end published
+  long long counted = 0;       // (counts) the counts of the walked tiles above the inclusive prefix
   for (;; ++w) {
     const int pred = tile - 32 * (w + 1) + lane;
     if constexpr (Tuning::lookback_stats) ++stats_windows;
     unsigned status;
     unsigned resets = 0;  // lanes holding an aggregate that resets the fold
-    [[maybe_unused]] unsigned starts = 0;  // (counts) lanes the value's fold may start at
-    [[maybe_unused]] int kc = -1;          // (counts) the newest lane holding an inclusive count
     while (true) {
       if constexpr (Tuning::lookback_stats) ++stats_polls;
       status = pred >= 0 ? state.load(pred, epoch, v) : static_cast<unsigned>(tile_before_first);
@@ -217,17 +185,6 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
           if (resets && 31 - __clz(resets) > s) s = 31 - __clz(resets);
         }
       }
-      if constexpr (Reset::counts) {
-        // needed: the lanes above the count's end until it is found, and above the value's start
-        // (the newest inclusive prefix or reset) until that is found, when the tile folds one
-        const unsigned count_lanes =
-            inclusive_lanes | __ballot_sync(full_warp_mask, status == tile_count_inclusive && pred >= 0);
-        kc = count_lanes ? 31 - __clz(count_lanes) : -1;
-        starts = inclusive_lanes | resets;
-        const int sc = count_w >= 0 ? 31 : kc;
-        const int sv = !fold_value || start_w >= 0 ? 31 : starts ? 31 - __clz(starts) : -1;
-        s = sc < sv ? sc : sv;
-      }
       const unsigned needed = s < 0 ? ~0u : s == 31 ? 0u : ~0u << (s + 1);  // the lanes above s
       if ((empty_lanes & needed) == 0) break;
       if constexpr (Tuning::lookback_stats) ++stats_sleeps;
@@ -237,52 +194,19 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
       }
     }
     if (w < keep) kept.value[w][lane].get() = v;
-    if constexpr (Reset::counts) {
-      if (count_w < 0) {  // the counts above the count's end (aggregates: the tiles' own counts)
-        const unsigned above_kc = kc < 0 ? ~0u : kc == 31 ? 0u : ~0u << (kc + 1);
-        const bool mine = ((above_kc >> lane) & 1u) && status == tile_aggregate;
-        counted += static_cast<long long>(warp_sum_u32(mine ? static_cast<unsigned>(Reset::count(v)) : 0u));
-        if (kc >= 0) {
-          count_w = w;
-          count_value = shfl_idx(v, kc);
-          total = static_cast<long long>(Reset::count(count_value)) + counted;
-        }
-      }
-      if (fold_value && start_w < 0 && starts) {  // the newest inclusive prefix or reset
+    const unsigned above_k = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);
+    if constexpr (Reset::enabled) {
+      if (start_w < 0 && (resets & above_k)) {  // the newest reset above the inclusive prefix
         start_w = w;
-        start = 31 - __clz(starts);
+        start = 31 - __clz(resets & above_k);
       }
-      if (count_w >= 0 && (!fold_value || start_w >= 0)) break;
-      // tile 0 publishes its inclusive prefix: the window holding it ends the walk
-    } else {
-      const unsigned above_k = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);
-      if constexpr (Reset::enabled) {
-        if (start_w < 0 && (resets & above_k)) {  // the newest reset above the inclusive prefix
-          start_w = w;
-          start = 31 - __clz(resets & above_k);
-        }
-      }
-      if (k >= 0 || (Reset::enabled && start_w >= 0)) break;
-      // tile 0 publishes only its inclusive prefix: the window holding it ends the walk
     }
-  }
-  if constexpr (Reset::counts) {
-    if (!fold_value) {  // no store reads E(tile)'s value: the count alone (with a value some tile published)
-      const Acc x = Reset::with_count(count_value, total);
-      __syncwarp();  // every lane's reads of kept are done before the next tile's warp 0 could reuse it
-      bool publish_count = true;
-      if constexpr (Tuning::test_inclusive_every > 0) publish_count = tile % Tuning::test_inclusive_every == 0;
-      // I(tile): with a head in the tile, op(x, A) takes A's value whatever x's is (the reset); without
-      // one, only the count is inclusive (A's value beside it: what the value's folds read)
-      if (lane == 0 && publish_count) {
-        if (Reset::reset(aggregate)) state.publish(tile, tile_inclusive, op(x, aggregate), epoch);
-        else state.publish(tile, tile_count_inclusive, Reset::with_count(aggregate, total), epoch);
-      }
-      if constexpr (Tuning::lookback_stats) {
-        if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
-      }
-      return some(x);
+    if constexpr (Reset::counts) {
+      const bool mine = ((above_k >> lane) & 1u) && status == tile_aggregate;
+      counted += static_cast<long long>(warp_sum_u32(mine ? static_cast<unsigned>(Reset::count(v)) : 0u));
     }
+    if (k >= 0 || (Reset::enabled && !Reset::counts && start_w >= 0)) break;
+    // tile 0 publishes only its inclusive prefix: the window holding it ends the walk
   }
   if (start_w < 0) {  // no reset above the inclusive prefix: the fold starts there
     start_w = w;
@@ -293,6 +217,8 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   // Window `w` (the last walked) is in v; windows below `keep` are kept; others are read again
   // (all published by now; a tile that has published its inclusive prefix since gives that, the
   // fold up to it bit for bit, so the fold may restart from it).
+  [[maybe_unused]] long long total = 0;
+  if constexpr (Reset::counts) total = static_cast<long long>(Reset::count(shfl_idx(v, k))) + counted;
   // window u's values in a slot of `kept`; `restart`: the newest lane that reads as an inclusive prefix
   // in a window read again (-1: none, or a kept window)
   const auto window_slot = [&](int u, int& restart) {
@@ -363,13 +289,10 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
   }
 
   // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
-  const std::int64_t base = static_cast<std::int64_t>(tile) * K::tile_items;
-  const int valid = tile_valid<K>(p.n, tile);
-  scan_tile<K>(s, p, base, valid, [&](const Acc& aggregate) {
-    return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept, [&](const Acc& a) {
-      return prefix_value_use<typename Problem::in_iterator>::template needed<K>(s, p.in, base, valid, a);
-    });
-  });
+  scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
+               [&](const Acc& aggregate) {
+                 return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
+               });
 }
 
 // ---- host ------------------------------------------------------------------------------------------------
