@@ -15,9 +15,9 @@
 // Layouts: runs of 1-3 keys (heads in every tile: the ordered look-back's fold starts at the
 // predecessor's head), of 500-1500 and of 2^16-2^17 (scans by key walk back to a head many tiles
 // away, reduce_by_key to an inclusive prefix), and of exactly 2^16 (every head on a tile's first
-// element in every tile shape, every run ending on a tile's last: the folds start at a reset that
-// is a whole tile, the runs' values are written by the tiles before the heads); sizes around the
-// tiles of every shape.
+// element in every tile shape, every run ending on a tile's last: the folds start at a tile that
+// begins with a head, and each run's value is written by the last element of the tile before the
+// next head); sizes around the tiles of every shape.
 #include <algo/algo.hpp>
 
 #include <cstdint>
