@@ -8,17 +8,21 @@
 //   host   steady_clock around the call, from the event loop (host time to return)
 //   b2b    20 calls back to back between two events, per call (the host queues call k + 1 while
 //          kernel k runs)
-// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
-// kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
-// (run_fused's MinBlocks) and 8, at 5 with every block waiting for the verdict before its first segment
-// (the code before 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing
-// only: the co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks
-// kernel, no check); the blocks kernel over the offsets in memory without any check, at its own
-// occupancy and bounded to 8 blocks an SM (timing only: the floor of this kernel shape).
+// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the staged
+// kernel, one block a segment, the check in its first blocks); the fused kernel (persistent blocks,
+// the check in the first ones; the default before 2026-11-27 evening, now for more than 2^20
+// segments) launched directly at 5 and 6 blocks an SM and 8, at 5 with every block waiting for the
+// verdict before its first segment, and launched as an ordinary kernel, not a cooperative one
+// (timing only: the co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the
+// blocks kernel, no check); the blocks kernel over the offsets in memory without any check, at its
+// own occupancy and bounded to 8 blocks an SM (timing only: the floor of this kernel shape); the
+// staged kernel launched directly (unbounded and at 6 blocks an SM); one block a segment without
+// any check (each_kernel; timing only: the floor of the staged kernel's shape).
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -136,18 +140,55 @@ int main(int argc, char** argv) {
                   }});
   rows.push_back({"fused kernel, 8 blocks/SM (direct)", fused_at(std::integral_constant<int, 8>{}, std::true_type{},
                                                                  std::true_type{})});
+  const auto staged_at = [&](auto min_blocks) {
+    return [&, min_blocks] {
+      seg::segment_blocks::speculation spec;
+      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
+      spec.in = reinterpret_cast<const char*>(v);
+      spec.in_size = 4;
+      spec.out = reinterpret_cast<const char*>(out);
+      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
+      seg::offsets_check verdict{};
+      if (!seg::segment_blocks::run_staged<true, Phase, decltype(min_blocks)::value>(
+              "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
+        std::fprintf(stderr, "probe: the staged launch was refused\n");
+    };
+  };
+  rows.push_back({"staged kernel (direct)", staged_at(std::integral_constant<int, 0>{})});
+  rows.push_back({"staged kernel, 6 blocks/SM (direct)", staged_at(std::integral_constant<int, 6>{})});
+  rows.push_back({"a block a segment, no check (timing only), no bound", [&] {
+                    seg::segment_blocks::run_each<true, Phase, 0>("probe", base_policy, v, off, segments, out, 0.0f,
+                                                                  algo::plus<>{}, 0.0f);
+                  }});
+  rows.push_back({"a block a segment, no check (timing only), 8/SM", [&] {
+                    seg::segment_blocks::run_each<true, Phase, 8>("probe", base_policy, v, off, segments, out, 0.0f,
+                                                                  algo::plus<>{}, 0.0f);
+                  }});
 
 
-  // results agree (sum of one segment on the host against each row)
-  double want = 0;
-  for (long long i = 0; i < L; ++i) want += h[static_cast<std::size_t>(i)];
+  // results agree: every segment's sum against the host's (double), the worst error relative to
+  // the sum of magnitudes
+  std::vector<double> want(static_cast<std::size_t>(segments)), mag(static_cast<std::size_t>(segments));
+  for (long long i = 0; i < n; ++i) {
+    want[static_cast<std::size_t>(i / L)] += h[static_cast<std::size_t>(i)];
+    mag[static_cast<std::size_t>(i / L)] += std::fabs(h[static_cast<std::size_t>(i)]);
+  }
+  std::vector<float> got(static_cast<std::size_t>(segments));
   for (auto& r : rows) {
-    check(cudaMemset(out, 0, segments * 4), "cudaMemset");
+    check(cudaMemset(out, 0xff, segments * 4), "cudaMemset");  // NaN: a segment left unwritten shows
     r.call();
     check(cudaDeviceSynchronize(), r.name.c_str());
-    float got = 0;
-    check(cudaMemcpy(&got, out, 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
-    std::printf("check %-52s out[0] %.6f (host double %.6f)\n", r.name.c_str(), got, want);
+    check(cudaMemcpy(got.data(), out, segments * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    double worst = 0;
+    long long bad = 0;
+    for (long long k = 0; k < segments; ++k) {
+      const double err = std::fabs(got[static_cast<std::size_t>(k)] - want[static_cast<std::size_t>(k)]) /
+                         (1 + mag[static_cast<std::size_t>(k)]);
+      if (!(err < 1e-5)) ++bad;
+      if (err > worst || err != err) worst = err;
+    }
+    std::printf("check %-52s out[0] %.6f (host %.6f), worst relative error %.2e, %lld segments off%s\n",
+                r.name.c_str(), got[0], want[0], worst, bad, bad ? "  [WRONG]" : "");
   }
   if (ncu) {
     for (auto& r : rows) {

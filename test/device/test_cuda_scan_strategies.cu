@@ -1,7 +1,9 @@
-// algo::cuda scans with the scan_then_fan strategy: both warp phases (the value types of each:
-// test_cuda_scan_checks.cuh) at sizes around its tiles; the full overload / iterator / stream
-// battery (device_checks.cuh) for int32 (fancy iterators in and out, discard output); and the block
-// and warp layers used on their own in a user kernel.
+// algo::cuda scans with the two_level, reduce_then_scan and scan_then_fan strategies: both warp
+// phases (the value types of each: test_cuda_scan_checks.cuh) at sizes around their tiles; the full
+// overload / iterator / stream battery (device_checks.cuh) for int32 (fancy iterators in and out,
+// discard output); and the block and warp layers used on their own in a user kernel. One
+// translation unit for the three (test/COMPILE_TIMES.md: nvcc's fixed cost per unit); the look-backs
+// have their own.
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
@@ -11,19 +13,52 @@
 using namespace algo_test;
 using cuda_scan_test::check_strategy;
 
-namespace {
+// ==== two_level =====================================================================================
+namespace two_level_policies {
+const auto shfl = algo::cuda.with(algo::scan_strategy::two_level);
+const auto smem = shfl.with(algo::warp_phase::smem);
+}  // namespace two_level_policies
+
+TEST_CASE("cuda scans: two_level, shuffle warp phase", "[cuda][scan][two_level]") {
+  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(two_level_policies::shfl, false);
+}
+TEST_CASE("cuda scans: two_level, shared-memory warp phase", "[cuda][scan][two_level]") {
+  check_strategy<std::int32_t, std::uint8_t, affine_i, big32>(two_level_policies::smem, false);
+}
+TEST_CASE("cuda scans: two_level, every overload and iterator kind (int32)", "[cuda][scan][two_level]") {
+  check_scans<std::int32_t>(two_level_policies::shfl, cuda_scan_test::for_this_run(device_sizes({3072})));
+}
+
+// ==== reduce_then_scan ==============================================================================
+namespace reduce_then_scan_policies {
+const auto shfl = algo::cuda.with(algo::scan_strategy::reduce_then_scan);
+const auto smem = shfl.with(algo::warp_phase::smem);
+}  // namespace reduce_then_scan_policies
+
+TEST_CASE("cuda scans: reduce_then_scan, shuffle warp phase", "[cuda][scan][reduce_then_scan]") {
+  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(reduce_then_scan_policies::shfl, true);
+}
+TEST_CASE("cuda scans: reduce_then_scan, shared-memory warp phase", "[cuda][scan][reduce_then_scan]") {
+  check_strategy<std::int32_t, std::uint8_t, affine_i, big32>(reduce_then_scan_policies::smem, true);
+}
+TEST_CASE("cuda scans: reduce_then_scan, every overload and iterator kind (int32)", "[cuda][scan][reduce_then_scan]") {
+  check_scans<std::int32_t>(reduce_then_scan_policies::shfl, cuda_scan_test::for_this_run(device_sizes({3072})));
+}
+
+// ==== scan_then_fan =================================================================================
+namespace scan_then_fan_policies {
 const auto shfl = algo::cuda.with(algo::scan_strategy::scan_then_fan);
 const auto smem = shfl.with(algo::warp_phase::smem);
-}  // namespace
+}  // namespace scan_then_fan_policies
 
 TEST_CASE("cuda scans: scan_then_fan, shuffle warp phase", "[cuda][scan][scan_then_fan]") {
-  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(shfl, true);
+  check_strategy<std::int32_t, std::uint8_t, float, double, affine_i, big32>(scan_then_fan_policies::shfl, true);
 }
 TEST_CASE("cuda scans: scan_then_fan, shared-memory warp phase", "[cuda][scan][scan_then_fan]") {
-  check_strategy<std::int32_t, std::uint8_t, affine_i, big32>(smem, true);
+  check_strategy<std::int32_t, std::uint8_t, affine_i, big32>(scan_then_fan_policies::smem, true);
 }
 TEST_CASE("cuda scans: scan_then_fan, every overload and iterator kind (int32)", "[cuda][scan][scan_then_fan]") {
-  check_scans<std::int32_t>(shfl, cuda_scan_test::for_this_run(device_sizes({3072})));
+  check_scans<std::int32_t>(scan_then_fan_policies::shfl, cuda_scan_test::for_this_run(device_sizes({3072})));
 }
 
 // ---- the block and warp layers on their own, inside a user kernel ---------------------------------
