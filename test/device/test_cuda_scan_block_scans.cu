@@ -7,7 +7,7 @@
 //   - scan_then_fan and two_level with affine_i: every strategy runs with every block scan;
 //   - the look-back with 256-thread tiles (the other thread count the tunings use);
 //   - the block scans on their own in a user kernel at 32..1024 threads, powers of two and not,
-//     one and two shared-memory buffers (Kogge-Stone), as block_scan is in test_cuda_scan_scan_then_fan.cu.
+//     one and two shared-memory buffers (Kogge-Stone), as block_scan is in test_cuda_scan_strategies.cu.
 #include <algo/algo.hpp>
 
 #include <type_traits>
