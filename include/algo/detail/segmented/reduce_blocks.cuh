@@ -367,14 +367,15 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
 // The same check and verdict as fused_kernel, on an ordinary grid of one block per segment (as
 // CUB's block-per-segment reduce; blocks along y and z: the block agent reads blockIdx.x as its
 // place in a multi-block layout, 0 here), so the hardware's block scheduler balances the segments
-// instead of a fixed k, k + G, ... share per resident block. Blocks 0 .. C-1 check; block 0 folds
-// their slots into the verdict. No other block waits for anything, so no block's progress depends
-// on the order in which the hardware starts blocks (block 0 waits only for blocks 1 .. C-1, which
-// wait for nothing and start once any block ends):
+// instead of a fixed share per resident block; beyond four times the blocks resident at once,
+// block b takes segments b, b + G, ... (a block the verdict sends away still costs a round trip).
+// Blocks 0 .. C-1 check; block 0 folds their slots into the verdict. No other block waits for
+// anything, so no block's progress depends on the order in which the hardware starts blocks
+// (block 0 waits only for blocks 1 .. C-1, which wait for nothing and start once any block ends):
 //   - a block reads its segment's bounds and the verdict word in one round trip, folds, and writes
 //     its result when the verdict is good (or drops it when bad);
-//   - a block that finds no verdict at its end stages its result (value, then the call's tag, in
-//     its own entry), fences, and reads the verdict once more: good, it writes the result itself;
+//   - a block that finds no verdict after a fold stages its result (value and the call's tag, in
+//     the segment's own entry), fences, and reads the verdict once more: good, it writes the result;
 //   - block 0, after publishing the verdict, fences and writes every result staged with the call's
 //     tag. The two fences order "stage, then read the verdict" against "publish, then read the
 //     stages": at least one side sees the other, so every result is written (twice at most, the
@@ -484,12 +485,13 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   __shared__ int s_go;
   __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed
-  const long long k = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;  // this block's segment
-  // ---- one round trip: the segment's bounds, offsets[0] and offsets[S], the verdict word -------------------
+  const long long b = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;  // this block
+  const long long grid = static_cast<long long>(gridDim.y) * gridDim.z;
+  // ---- one round trip: the first segment's bounds, offsets[0] and offsets[S], the verdict word --------------
   long long a = 0, e = 0;
-  if (k < segments) {
-    a = static_cast<long long>(offsets[k]);
-    e = static_cast<long long>(offsets[k + 1]);
+  if (b < segments) {
+    a = static_cast<long long>(offsets[b]);
+    e = static_cast<long long>(offsets[b + 1]);
   }
   if (threadIdx.x == 0) {
     const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
@@ -504,8 +506,8 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __syncthreads();
   int go = s_go;  // the verdict: -1 not known yet (block-uniform)
   // ---- blocks 0 .. C-1: their share of the check; block 0 folds the verdict, then writes the stages --------
-  if (k < fa.checkers) check_share<threads>(fa, k, offsets, segments, s_bad, s_long);
-  if (k == 0) {
+  if (b < fa.checkers) check_share<threads>(fa, b, offsets, segments, s_bad, s_long);
+  if (b == 0) {
     go = fused_verdict_fold<threads>(fa, segments, s_allowed, s_bad, s_long, s_go);
     if (go == 1) {
       __threadfence();  // the verdict before the stages are read (see above)
@@ -513,38 +515,49 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       for (long long j0 = threadIdx.x; j0 < segments; j0 += static_cast<long long>(threads) * batch) {
         unsigned long long tags[batch];
 #pragma unroll
-        for (int b = 0; b < batch; ++b) {
-          const long long j = j0 + static_cast<long long>(b) * threads;
-          tags[b] = j < segments ? cuda::load_relaxed(&stages[j].tag) : 0ull;
+        for (int i = 0; i < batch; ++i) {
+          const long long j = j0 + static_cast<long long>(i) * threads;
+          tags[i] = j < segments ? cuda::load_relaxed(&stages[j].tag) : 0ull;
         }
 #pragma unroll
-        for (int b = 0; b < batch; ++b) {
-          const long long j = j0 + static_cast<long long>(b) * threads;
-          if (tags[b] == (fa.tag << 1 | 1ull)) out[j] = init_as_t;  // an empty segment
-          else if (tags[b] == fa.tag << 1) out[j] = stages[j].read();
+        for (int i = 0; i < batch; ++i) {
+          const long long j = j0 + static_cast<long long>(i) * threads;
+          if (tags[i] == (fa.tag << 1 | 1ull)) out[j] = init_as_t;  // an empty segment
+          else if (tags[i] == fa.tag << 1) out[j] = stages[j].read();
         }
       }
     }
   }
-  if (k >= segments || s_allowed[2] < 0 || go == 0) return;  // no segment, or the verdict is no
-  if (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2]) return;  // so the verdict is no
-  // ---- the segment's fold, then its write (or stage) --------------------------------------------------------
-  const bool empty = a == e;  // (block-uniform)
-  cuda::maybe_value<Acc> res = cuda::none<Acc>();
-  if (!empty) {
-    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
-    res = cuda::some(static_cast<Acc>(op(init, part.value)));  // (thread 0's is the block's)
-  }
-  if (threadIdx.x != 0) return;
-  if (go < 0) go = peek_verdict(fa);
-  if (go < 0) {  // stage (an empty segment as a flag in the tag), then look again
-    stages[k].write(fa.tag << 1 | (empty ? 1ull : 0ull), res.value);
-    __threadfence();  // the stage before the verdict is read again (see above)
-    go = peek_verdict(fa);
-  }
-  if (go == 1) {
-    if (empty) out[k] = init_as_t;
-    else out[k] = res.value;
+  if (s_allowed[2] < 0 || go == 0) return;  // the verdict is no
+  // ---- the block's segments b, b + G, ...: fold, then write (or stage) ---------------------------------------
+  for (long long k = b; k < segments; k += grid) {
+    if (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2]) return;  // so the verdict is no
+    const bool empty = a == e;  // (block-uniform)
+    cuda::maybe_value<Acc> res = cuda::none<Acc>();
+    if (!empty) {
+      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
+      res = cuda::some(static_cast<Acc>(op(init, part.value)));  // (thread 0's is the block's)
+    }
+    if (k + grid < segments) {  // the next segment's bounds
+      a = static_cast<long long>(offsets[k + grid]);
+      e = static_cast<long long>(offsets[k + grid + 1]);
+    }
+    if (threadIdx.x == 0) {
+      if (go < 0) go = peek_verdict(fa);
+      if (go < 0) {  // stage (an empty segment as a flag in the tag), then look again
+        stages[k].write(fa.tag << 1 | (empty ? 1ull : 0ull), res.value);
+        __threadfence();  // the stage before the verdict is read again (see above)
+        go = peek_verdict(fa);
+      }
+      if (go == 1) {
+        if (empty) out[k] = init_as_t;
+        else out[k] = res.value;
+      }
+      s_go = go;
+    }
+    __syncthreads();  // the verdict as thread 0 saw it; the agent's shared memory serves the next segment
+    go = s_go;
+    if (go == 0) return;
   }
 }
 
@@ -645,6 +658,12 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   return true;
 }
 
+/// Names staged_kernel for the occupancy cache.
+template <class Agent, class Kernel>
+struct staged_key {};
+/// staged_kernel's grid: at most this many times the blocks resident at once.
+inline constexpr long long staged_waves = 4;
+
 /// The staged launch (staged_kernel): the same contract as run_fused. Returns false when it launched
 /// nothing (no mapped host memory, more than staged_max_segments segments).
 template <bool Vector, class Phase, int MinBlocks = 0, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
@@ -662,8 +681,15 @@ bool run_staged(const char* name, const device_policy_base& policy, It first, Of
   void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
   if (!mapped) return false;
   const auto kernel = staged_kernel<MinBlocks, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
-  // the check's blocks: four segments a thread (one round trip of loads each)
-  const long long checkers = (segments + 4ll * Agent::threads - 1) / (4ll * Agent::threads);
+  // one block a segment up to staged_waves times the blocks resident at once, then segments k,
+  // k + G, ... a block (a grid of one block a segment that the verdict sends away at once still
+  // costs a round trip a block: 0.25 ms at 2^18 segments)
+  const long long resident = cuda::resident_blocks<staged_key<Agent, decltype(kernel)>>(
+      name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
+  const long long grid = segments < staged_waves * resident ? segments : staged_waves * resident;
+  // the check's blocks: four segments a thread (one round trip of loads each), at most the grid
+  long long checkers = (segments + 4ll * Agent::threads - 1) / (4ll * Agent::threads);
+  checkers = checkers > grid ? grid : checkers;
   cudaEvent_t before = nullptr;
   check_cuda(cudaEventCreateWithFlags(&before, cudaEventDisableTiming), name, "cudaEventCreate");
   struct event_owner {
@@ -685,7 +711,7 @@ bool run_staged(const char* name, const device_policy_base& policy, It first, Of
                           fa.spec = spec;
                           fa.inv_segments = 1.0 / static_cast<double>(segments);
                           check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
-                          kernel<<<grid_of(segments), Agent::threads, 0, policy.stream>>>(
+                          kernel<<<grid_of(grid), Agent::threads, 0, policy.stream>>>(
                               first, offsets, static_cast<long long>(segments), out, init, Op{raw_op}, init_as_t, fa,
                               stages);
                           cuda::check_launch(name, "segment_blocks::staged_kernel");
