@@ -3,7 +3,8 @@
 #   STEP=suite   configure (scripts/common.sh's algo_configure: the cuda preset, sm_90, tests,
 #                examples and bench, OpenACC off, cuCollections from .cuco/include) into /tmp/fb;
 #                build everything (all and the bench programs; 16 jobs); the whole CTest suite
-#                (-E _large and the checks that call /usr/bin/cmake or need no GPU, which run in CI)
+#                (-E _large and the checks that call /usr/bin/cmake or need no GPU, which run in CI);
+#                seg_reduce_probe at L = 256, 4096, 2048 before it
 #   STEP=final   compute-sanitizer over the changed paths (ALGO_TEST_SMALL=1), the full bench,
 #                select_bench 2^10-2^28, seg_reduce_probe at L = 4096
 # ALGO_COMMIT: the commit, passed as a literal. Output: r_STEP.tar.xz + summary_STEP.txt.
@@ -25,6 +26,9 @@ suite)
   timeout ${BUILD_LIMIT:-380} ninja -C /tmp/fb -k 0 -j 16 all bench/bench bench/select_bench bench/seg_reduce_probe > "$R/build.log" 2>&1
   echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
   echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  for L in 256 4096 2048; do timeout 60 /tmp/fb/bench/seg_reduce_probe --L $L > "$R/probe_$L.log" 2>&1
+    echo "probe L=$L rc $?"; grep -E "WRONG" "$R/probe_$L.log" | cut -c1-120 | head -3
+    sed -n '/median of 3 rounds/,$p' "$R/probe_$L.log" | grep -E "row|cub::|offsets\)|fused kernel, 5|staged|no check"; done
   timeout ${TEST_LIMIT:-190} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
     -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
   echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
