@@ -8,16 +8,16 @@
 //   host   steady_clock around the call, from the event loop (host time to return)
 //   b2b    20 calls back to back between two events, per call (the host queues call k + 1 while
 //          kernel k runs)
-// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the staged
-// kernel, one block a segment, the check in its first blocks); the fused kernel (persistent blocks,
-// the check in the first ones; the default before 2026-11-27 evening, now for more than 2^20
-// segments) launched directly at 5 and 6 blocks an SM and 8, at 5 with every block waiting for the
-// verdict before its first segment, and launched as an ordinary kernel, not a cooperative one
-// (timing only: the co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the
-// blocks kernel, no check); the blocks kernel over the offsets in memory without any check, at its
-// own occupancy and bounded to 8 blocks an SM (timing only: the floor of this kernel shape); the
-// staged kernel launched directly (unbounded and at 6 blocks an SM); one block a segment without
-// any check (each_kernel; timing only: the floor of the staged kernel's shape).
+// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
+// kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
+// and 8, at 5 with every block waiting for the verdict before its first segment (the code before
+// 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing only: the
+// co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks kernel,
+// no check); the blocks kernel over the offsets in memory without any check, at its own occupancy
+// and bounded to 8 blocks an SM (timing only: the floor of this kernel shape); one block a segment
+// without any check (this file's each_kernel; timing only: the floor of that grid shape, which the
+// branch seg-staged's kernels tried: bench/notes/keys_segments.md). Every row's every segment is
+// checked against a host sum in double.
 //   seg_reduce_probe [--L 4096] [--reps 50] [--ncu]    (--ncu: two calls of each row, nothing timed)
 #include <cuda_runtime_api.h>
 
@@ -50,6 +50,38 @@ __global__ void spin_kernel(long long ns) {
   const long long t0 = clock64();
   while (clock64() - t0 < ns * 2) {  // ~2 cycles a ns at H100 clocks: about right, only a cushion
   }
+}
+
+namespace seg = algo::detail::segmented;
+
+/// One block per segment over offsets in memory, no check (timing only: the floor of that grid
+/// shape; blocks along y and z, the block agent reading blockIdx.x as its place in a layout of one
+/// block).
+template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op>
+__global__ void __launch_bounds__(Agent::threads, MinBlocks)
+    each_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op) {
+  __shared__ typename Agent::storage smem;
+  const long long k = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
+  if (k >= segments) return;
+  const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
+  if (a == b) {
+    if (threadIdx.x == 0) out[k] = init;
+    return;
+  }
+  const algo::detail::cuda::maybe_value<Acc> part =
+      seg::segment_blocks::fold_segment<Agent, Tuning, Vector>(smem, first, a, b, op);
+  if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
+}
+template <bool Vector, class Phase, int MinBlocks>
+void run_each(const float* first, const int* offsets, long long segments, float* out) {
+  namespace cu = algo::detail::cuda;
+  using Tuning = cu::reduce_tuning<float, float>;
+  using Agent = cu::reduce_range<Tuning, Phase, Vector, false, const float*, float>;
+  using Op = algo::detail::accumulate_with<algo::plus<>, float>;
+  const long long z = (segments + 65534) / 65535, y = (segments + z - 1) / z;
+  each_kernel<Agent, Tuning, Vector, MinBlocks><<<dim3(1, static_cast<unsigned>(y), static_cast<unsigned>(z)),
+                                                 Agent::threads>>>(first, offsets, segments, out, 0.0f, Op{});
+  check(cudaGetLastError(), "each_kernel");
 }
 
 struct row {
@@ -95,7 +127,6 @@ int main(int argc, char** argv) {
   check(cub::DeviceSegmentedReduce::Sum(ct, cb, v, out, segments, off, off + 1), "cub size");
   check(cudaMalloc(&ct, cb), "cudaMalloc");
 
-  namespace seg = algo::detail::segmented;
   using Phase = std::decay_t<decltype(algo::cuda)>::warp_phase;
   const algo::detail::device_policy_base base_policy{};
   std::vector<row> rows;
@@ -140,29 +171,11 @@ int main(int argc, char** argv) {
                   }});
   rows.push_back({"fused kernel, 8 blocks/SM (direct)", fused_at(std::integral_constant<int, 8>{}, std::true_type{},
                                                                  std::true_type{})});
-  const auto staged_at = [&](auto min_blocks) {
-    return [&, min_blocks] {
-      seg::segment_blocks::speculation spec;
-      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
-      spec.in = reinterpret_cast<const char*>(v);
-      spec.in_size = 4;
-      spec.out = reinterpret_cast<const char*>(out);
-      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
-      seg::offsets_check verdict{};
-      if (!seg::segment_blocks::run_staged<true, Phase, decltype(min_blocks)::value>(
-              "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
-        std::fprintf(stderr, "probe: the staged launch was refused\n");
-    };
-  };
-  rows.push_back({"staged kernel (direct)", staged_at(std::integral_constant<int, 0>{})});
-  rows.push_back({"staged kernel, 6 blocks/SM (direct)", staged_at(std::integral_constant<int, 6>{})});
   rows.push_back({"a block a segment, no check (timing only), no bound", [&] {
-                    seg::segment_blocks::run_each<true, Phase, 0>("probe", base_policy, v, off, segments, out, 0.0f,
-                                                                  algo::plus<>{}, 0.0f);
+                    run_each<true, Phase, 0>(v, off, segments, out);
                   }});
   rows.push_back({"a block a segment, no check (timing only), 8/SM", [&] {
-                    seg::segment_blocks::run_each<true, Phase, 8>("probe", base_policy, v, off, segments, out, 0.0f,
-                                                                  algo::plus<>{}, 0.0f);
+                    run_each<true, Phase, 8>(v, off, segments, out);
                   }});
 
 

@@ -632,8 +632,8 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
   return true;
 }
 
-/// The block-per-segment kernel with the offsets check in its first blocks (one launch,
-/// reduce_blocks.cuh `run_staged`, else `run_fused`); false when it launched nothing. Else `info` is the checked
+/// The block-per-segment kernel with the offsets check as its first phase (one launch,
+/// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
 /// offsets (algo::error when bad: nothing was written) and the kernel wrote the results when
 /// seg::segment_blocks::suits holds and the input is clear of the output.
 template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>

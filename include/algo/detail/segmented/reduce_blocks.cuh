@@ -8,10 +8,9 @@
 //            at least `min_mean` elements a segment on average, no segment over `max_skew` times the
 //            mean (one block per segment stays balanced), and enough segments to fill the device.
 //            Otherwise the merge path, which is right for every mix. With offsets in memory (and
-//            at least as many segments as SMs) the check runs in the kernel's first blocks, the
-//            verdict to the host through mapped memory: `staged` (one block a segment, up to 2^20
-//            segments), else `fused` (persistent blocks, a cooperative launch); where neither
-//            launch is possible, the blocks kernel is queued behind a separate check
+//            at least as many segments as SMs) the check is the kernel's own first phase (`fused`,
+//            below: one cooperative launch, the verdict to the host through mapped memory); where
+//            that launch is not possible, the blocks kernel is queued behind a separate check
 //            (`speculation`): its blocks read the verdict on the device and write nothing unless
 //            it holds, so the host's wait overlaps the kernel instead of preceding it.
 //   blocks   a grid of the blocks that fit on the device at once, each taking segments k, k + grid,
@@ -31,7 +30,6 @@
 #include "../cuda/reduce/reduce_range.cuh"
 #include "../cuda/reduce/reduce_tuning.cuh"
 #include "../cuda/reduce.cuh"
-#include "../cuda/lookback/tile_state.cuh"
 #include "../cuda/runtime.cuh"
 #include "device.cuh"
 
@@ -132,15 +130,13 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
 // time against 0.0924-0.0930 now, the blocks kernel without a check 0.0887-0.0889, CUB 0.0876
 // (2^26 f32, 4096 elements a segment, seg_reduce_probe, H100; what stays is not the cooperative
 // launch, which an ordinary one times the same, nor the wait: bench/notes/keys_segments.md).
-// Since 2026-11-27 evening staged_kernel (below) takes every call of at most 2^20 segments: one
-// block a segment, 0.0911 ms there (seg_reduce_probe, H100); this kernel takes larger counts.
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
   unsigned long long tag;
   long long bad_at;
   long long max_length;
-  long long pad;  // the verdict's slot: tag << 1 | go, one word (staged_kernel reads it; the others: unused)
+  long long pad;
 };
 
 /// What the fused kernel needs besides the blocks kernel's arguments.
@@ -152,7 +148,6 @@ struct fused_args {
   unsigned* host_flag = nullptr;        // set to `ticket` after host_check
   unsigned ticket = 0;
   speculation spec;  // its `check` is the block's own copy of the verdict (set on the device)
-  double inv_segments = 0;  // staged_kernel: 1.0 / segments (floor_div's estimate)
 };
 
 /// Blocks of the fused kernel per SM the compiler keeps registers for: 5 (48 registers) measured as
@@ -216,7 +211,6 @@ __device__ __forceinline__ int fused_verdict_fold(const fused_args& fa, long lon
     s_go = go;
     volatile check_slot* v = fa.slots + fa.checkers;  // the verdict, for the other blocks
     v->bad_at = go;
-    v->pad = static_cast<long long>(fa.tag << 1 | static_cast<unsigned long long>(go));  // in one word (staged_kernel)
     __threadfence();
     v->tag = fa.tag;
     volatile offsets_check* h = fa.host_check;
@@ -245,40 +239,6 @@ __device__ __forceinline__ int fused_verdict_wait(const fused_args& fa, int& s_g
   return s_go;
 }
 
-/// Checking block b's share of the offsets check (segments b*T + t, then C*T further on, T threads,
-/// C checkers): the first decrease it saw and its longest segment, published in its slot with the
-/// call's tag. Every thread of the block calls it.
-template <int Threads, class OffIt>
-__device__ __forceinline__ void check_share(const fused_args& fa, long long b, const OffIt& offsets, long long segments,
-                                            long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32]) {
-  long long bad = 0x7fffffffffffffffLL, longest = 0;
-  // four segments a step, their loads in flight together (short segments: the whole offsets array)
-  const long long stride = fa.checkers * Threads;
-  for (long long k0 = b * Threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
-    long long lo[4], hi[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = k0 + j * stride;
-      lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
-      hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = k0 + j * stride;
-      if (hi[j] < lo[j] && k < bad) bad = k;
-      if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
-    }
-  }
-  block_min_max<Threads>(bad, longest, s_bad, s_long);
-  if (threadIdx.x == 0) {
-    volatile check_slot* slot = fa.slots + b;
-    slot->bad_at = bad;
-    slot->max_length = longest;
-    __threadfence();  // the share before its tag
-    slot->tag = fa.tag;
-  }
-}
-
 template <int MinBlocks, bool Early, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc,
           class Op, class T>
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
@@ -293,7 +253,34 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   const long long grid = gridDim.y, b = blockIdx.y;
   const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
-  if (b < checkers) check_share<threads>(fa, b, offsets, segments, s_bad, s_long);
+  if (b < checkers) {
+    long long bad = 0x7fffffffffffffffLL, longest = 0;
+    // four segments a step, their loads in flight together (short segments: the whole offsets array)
+    const long long stride = checkers * threads;
+    for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
+      long long lo[4], hi[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+        hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        if (hi[j] < lo[j] && k < bad) bad = k;
+        if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+      }
+    }
+    block_min_max<threads>(bad, longest, s_bad, s_long);
+    if (threadIdx.x == 0) {
+      volatile check_slot* slot = fa.slots + b;
+      slot->bad_at = bad;
+      slot->max_length = longest;
+      __threadfence();  // the share before its tag
+      slot->tag = fa.tag;
+    }
+  }
   // ---- what every good verdict allows: the host's test (suits) without the longest segment -----------------
   // (in shared memory: read again only while the verdict is not known, not held in registers
   // across the segments' folds)
@@ -360,204 +347,6 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
           else out[q + j * grid] = reinterpret_cast<const Acc*>(s_held)[j];
         }
     }
-  }
-}
-
-// ---- staged: the fused kernel's check on a grid of one block a segment ----------------------------------
-// The same check and verdict as fused_kernel, on an ordinary grid of one block per segment (as
-// CUB's block-per-segment reduce; blocks along y and z: the block agent reads blockIdx.x as its
-// place in a multi-block layout, 0 here), so the hardware's block scheduler balances the segments
-// instead of a fixed share per resident block; beyond four times the blocks resident at once,
-// block b takes segments b, b + G, ... (a block the verdict sends away still costs a round trip).
-// Blocks 0 .. C-1 check; block 0 folds their slots into the verdict. No other block waits for
-// anything, so no block's progress depends on the order in which the hardware starts blocks
-// (block 0 waits only for blocks 1 .. C-1, which wait for nothing and start once any block ends):
-//   - a block reads its segment's bounds and the verdict word in one round trip, folds, and writes
-//     its result when the verdict is good (or drops it when bad);
-//   - a block that finds no verdict after a fold stages its result (value and the call's tag, in
-//     the segment's own entry), fences, and reads the verdict once more: good, it writes the result;
-//   - block 0, after publishing the verdict, fences and writes every result staged with the call's
-//     tag. The two fences order "stage, then read the verdict" against "publish, then read the
-//     stages": at least one side sees the other, so every result is written (twice at most, the
-//     same value) exactly when the verdict is good.
-// A segment outside what any good verdict allows (out of order, out of range, too long) means the
-// verdict is no: that block folds nothing and leaves. Slots, verdict and stages live in a
-// tile_state_pool block, tagged with its epoch (never under graph capture: offsets in memory are
-// refused there); earlier calls' stages carry older tags.
-
-/// A staged result: the call's tag << 1 | (the segment is empty), then the value. Values of at most
-/// 8 bytes go with their tag in one 16-byte relaxed store (one access: a reader that sees the tag
-/// sees the value); larger ones as 4-byte words, a fence, then the tag (the reader: the tag, a fence,
-/// the words). Relaxed / volatile accesses throughout: the writer and block 0 share no L1.
-template <class Acc>
-struct alignas(16) staged_entry {
-  static constexpr bool one_access = sizeof(Acc) <= 8;
-  static constexpr int words = static_cast<int>((sizeof(Acc) + 3) / 4);
-  unsigned long long tag;
-  unsigned value[one_access ? 2 : words];
-
-  __device__ __forceinline__ void write(unsigned long long t, const Acc& v) {
-    unsigned w[one_access ? 2 : words] = {};
-    memcpy(w, &v, sizeof(Acc));
-    if constexpr (one_access) {
-      cuda::store_relaxed_128(this, t, static_cast<unsigned long long>(w[1]) << 32 | w[0]);
-    } else {
-      volatile unsigned* p = value;
-#pragma unroll
-      for (int i = 0; i < words; ++i) p[i] = w[i];
-      __threadfence();
-      cuda::store_relaxed(&tag, t);
-    }
-  }
-  /// The value, once the tag was seen (load_relaxed on tag).
-  __device__ __forceinline__ Acc read() const {
-    unsigned w[one_access ? 2 : words];
-    if constexpr (one_access) {
-      unsigned long long t = 0, v = 0;
-      cuda::load_relaxed_128(this, t, v);
-      w[0] = static_cast<unsigned>(v);
-      w[1] = static_cast<unsigned>(v >> 32);
-    } else {
-      __threadfence();
-      const volatile unsigned* p = value;
-#pragma unroll
-      for (int i = 0; i < words; ++i) w[i] = p[i];
-    }
-    cuda::maybe_value<Acc> r = cuda::none<Acc>();
-    memcpy(&r.value, w, sizeof(Acc));
-    return r.value;
-  }
-};
-
-/// The most segments staged_kernel takes (its state: 16 bytes a segment for the stages, kept by the
-/// tile_state_pool for the process's life: 16 MB at most); more go to fused_kernel.
-inline constexpr std::int64_t staged_max_segments = std::int64_t{1} << 20;
-
-/// staged_kernel's state in a tile_state_pool block: the header, room for the check's slots at the
-/// most segments, then one stage a segment; the same places for every segment count (so a block
-/// serves calls of any count without clearing), the layout key naming the entry size and the
-/// block's thread count.
-template <class Acc, int Threads>
-struct staged_layout {
-  static constexpr std::int64_t max_checkers = (staged_max_segments + 4ll * Threads - 1) / (4ll * Threads);
-  static constexpr std::size_t slots_offset = 16;  // cuda::tile_state_header
-  static constexpr std::size_t stages_offset =
-      (slots_offset + static_cast<std::size_t>(max_checkers + 1) * sizeof(check_slot) + 15) / 16 * 16;
-  static std::size_t bytes(std::int64_t segments) {
-    return stages_offset + static_cast<std::size_t>(segments) * sizeof(staged_entry<Acc>);
-  }
-  static std::uint64_t key() {
-    return 5ull << 60 | static_cast<std::uint64_t>(Threads) << 40 | static_cast<std::uint64_t>(sizeof(staged_entry<Acc>));
-  }
-};
-
-/// A grid of at least `blocks` blocks along y and z (x stays 1: the block agent's own index).
-inline dim3 grid_of(std::int64_t blocks) {
-  const std::int64_t z = (blocks + 65534) / 65535;
-  const std::int64_t y = (blocks + z - 1) / z;
-  return dim3(1, static_cast<unsigned>(y), static_cast<unsigned>(z));
-}
-
-/// floor(x / d) for x >= 0, d >= 1, from inv ~ 1.0 / d computed on the host: one multiply and a
-/// correction instead of a 64-bit division (~100 instructions on the one thread every other thread
-/// of the block waits for). Exact: the estimate is off by at most one below 2^53 and is corrected
-/// until q * d <= x < (q + 1) * d.
-__device__ __forceinline__ long long floor_div(long long x, long long d, double inv) {
-  long long q = static_cast<long long>(static_cast<double>(x) * inv);
-  while (q > 0 && q * d > x) --q;
-  while ((q + 1) * d <= x) ++q;
-  return q;
-}
-
-/// The verdict word (tag << 1 | go) read as -1 (not yet), 0 or 1.
-__device__ __forceinline__ int peek_verdict(const fused_args& fa) {
-  const unsigned long long seen = static_cast<unsigned long long>(static_cast<const volatile check_slot*>(fa.slots + fa.checkers)->pad);
-  return seen == (fa.tag << 1 | 1ull) ? 1 : seen == fa.tag << 1 ? 0 : -1;
-}
-
-template <int MinBlocks, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc, class Op,
-          class T>
-__global__ void __launch_bounds__(Agent::threads, MinBlocks)
-    staged_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t, fused_args fa,
-                  staged_entry<Acc>* stages) {
-  constexpr int threads = Agent::threads;
-  __shared__ typename Agent::storage smem;
-  __shared__ long long s_bad[threads / 32], s_long[threads / 32];
-  __shared__ int s_go;
-  __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed
-  const long long b = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;  // this block
-  const long long grid = static_cast<long long>(gridDim.y) * gridDim.z;
-  // ---- one round trip: the first segment's bounds, offsets[0] and offsets[S], the verdict word --------------
-  long long a = 0, e = 0;
-  if (b < segments) {
-    a = static_cast<long long>(offsets[b]);
-    e = static_cast<long long>(offsets[b + 1]);
-  }
-  if (threadIdx.x == 0) {
-    const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
-    s_go = peek_verdict(fa);
-    // what every good verdict allows: suits(segments, o_end - o0, 0, sm_count), max_skew means
-    const long long mean = o0 >= 0 && o_end >= o0 ? floor_div(o_end - o0, segments, fa.inv_segments) : -1;
-    const bool may = mean >= min_mean && segments >= fa.spec.sm_count;
-    s_allowed[0] = o0;
-    s_allowed[1] = o_end;
-    s_allowed[2] = may ? max_skew * mean : -1;
-  }
-  __syncthreads();
-  int go = s_go;  // the verdict: -1 not known yet (block-uniform)
-  // ---- blocks 0 .. C-1: their share of the check; block 0 folds the verdict, then writes the stages --------
-  if (b < fa.checkers) check_share<threads>(fa, b, offsets, segments, s_bad, s_long);
-  if (b == 0) {
-    go = fused_verdict_fold<threads>(fa, segments, s_allowed, s_bad, s_long, s_go);
-    if (go == 1) {
-      __threadfence();  // the verdict before the stages are read (see above)
-      constexpr int batch = 8;  // tags in flight at once (more registers would cost every block occupancy)
-      for (long long j0 = threadIdx.x; j0 < segments; j0 += static_cast<long long>(threads) * batch) {
-        unsigned long long tags[batch];
-#pragma unroll
-        for (int i = 0; i < batch; ++i) {
-          const long long j = j0 + static_cast<long long>(i) * threads;
-          tags[i] = j < segments ? cuda::load_relaxed(&stages[j].tag) : 0ull;
-        }
-#pragma unroll
-        for (int i = 0; i < batch; ++i) {
-          const long long j = j0 + static_cast<long long>(i) * threads;
-          if (tags[i] == (fa.tag << 1 | 1ull)) out[j] = init_as_t;  // an empty segment
-          else if (tags[i] == fa.tag << 1) out[j] = stages[j].read();
-        }
-      }
-    }
-  }
-  if (s_allowed[2] < 0 || go == 0) return;  // the verdict is no
-  // ---- the block's segments b, b + G, ...: fold, then write (or stage) ---------------------------------------
-  for (long long k = b; k < segments; k += grid) {
-    if (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2]) return;  // so the verdict is no
-    const bool empty = a == e;  // (block-uniform)
-    cuda::maybe_value<Acc> res = cuda::none<Acc>();
-    if (!empty) {
-      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
-      res = cuda::some(static_cast<Acc>(op(init, part.value)));  // (thread 0's is the block's)
-    }
-    if (k + grid < segments) {  // the next segment's bounds
-      a = static_cast<long long>(offsets[k + grid]);
-      e = static_cast<long long>(offsets[k + grid + 1]);
-    }
-    if (threadIdx.x == 0) {
-      if (go < 0) go = peek_verdict(fa);
-      if (go < 0) {  // stage (an empty segment as a flag in the tag), then look again
-        stages[k].write(fa.tag << 1 | (empty ? 1ull : 0ull), res.value);
-        __threadfence();  // the stage before the verdict is read again (see above)
-        go = peek_verdict(fa);
-      }
-      if (go == 1) {
-        if (empty) out[k] = init_as_t;
-        else out[k] = res.value;
-      }
-      s_go = go;
-    }
-    __syncthreads();  // the verdict as thread 0 saw it; the agent's shared memory serves the next segment
-    go = s_go;
-    if (go == 0) return;
   }
 }
 
@@ -658,99 +447,6 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   return true;
 }
 
-/// Names staged_kernel for the occupancy cache.
-template <class Agent, class Kernel>
-struct staged_key {};
-/// staged_kernel's grid: at most this many times the blocks resident at once.
-inline constexpr long long staged_waves = 4;
-
-/// The staged launch (staged_kernel): the same contract as run_fused. Returns false when it launched
-/// nothing (no mapped host memory, more than staged_max_segments segments).
-template <bool Vector, class Phase, int MinBlocks = 0, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
-bool run_staged(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
-                OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
-                offsets_check& verdict) {
-  using V = typename cuda::load_traits<It>::value_type;
-  using Tuning = cuda::reduce_tuning<V, Acc>;
-  using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
-  using Op = accumulate_with<RawOp, Acc>;
-  using Layout = staged_layout<Acc, Agent::threads>;
-  static_assert(Layout::slots_offset == cuda::tile_state_header, "");
-  if (segments <= 0 || segments > staged_max_segments) return false;
-  constexpr std::size_t value_offset = 16;
-  void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
-  if (!mapped) return false;
-  const auto kernel = staged_kernel<MinBlocks, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
-  // one block a segment up to staged_waves times the blocks resident at once, then segments k,
-  // k + G, ... a block (a grid of one block a segment that the verdict sends away at once still
-  // costs a round trip a block: 0.25 ms at 2^18 segments)
-  const long long resident = cuda::resident_blocks<staged_key<Agent, decltype(kernel)>>(
-      name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
-  const long long grid = segments < staged_waves * resident ? segments : staged_waves * resident;
-  // the check's blocks: four segments a thread (one round trip of loads each), at most the grid
-  long long checkers = (segments + 4ll * Agent::threads - 1) / (4ll * Agent::threads);
-  checkers = checkers > grid ? grid : checkers;
-  cudaEvent_t before = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&before, cudaEventDisableTiming), name, "cudaEventCreate");
-  struct event_owner {
-    cudaEvent_t e;
-    ~event_owner() { cudaEventDestroy(e); }
-  } owner{before};
-  fused_args fa;
-  cuda::with_tile_state(name, Layout::bytes(segments), Layout::key(), policy.stream, policy.resource,
-                        [&](void* memory, unsigned epoch) {
-                          auto* state = static_cast<unsigned char*>(memory);
-                          fa.slots = reinterpret_cast<check_slot*>(state + Layout::slots_offset);
-                          auto* stages = reinterpret_cast<staged_entry<Acc>*>(state + Layout::stages_offset);
-                          fa.checkers = checkers;
-                          fa.tag = epoch;
-                          auto* base = static_cast<unsigned char*>(mapped);
-                          fa.host_flag = reinterpret_cast<unsigned*>(base);
-                          fa.host_check = reinterpret_cast<offsets_check*>(base + value_offset);
-                          fa.ticket = cuda::next_result_ticket();
-                          fa.spec = spec;
-                          fa.inv_segments = 1.0 / static_cast<double>(segments);
-                          check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
-                          kernel<<<grid_of(grid), Agent::threads, 0, policy.stream>>>(
-                              first, offsets, static_cast<long long>(segments), out, init, Op{raw_op}, init_as_t, fa,
-                              stages);
-                          cuda::check_launch(name, "segment_blocks::staged_kernel");
-                        });
-  const cuda::result_slot<offsets_check> slot{fa.host_check, fa.host_flag, fa.ticket};
-  verdict = cuda::wait_for_result(name, policy.stream, slot, before);
-  return true;
-}
-
-/// One block per segment over offsets in memory, no check (seg_reduce_probe's timing row only: the
-/// floor of staged_kernel's grid shape).
-template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op,
-          class T>
-__global__ void __launch_bounds__(Agent::threads, MinBlocks)
-    each_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t) {
-  __shared__ typename Agent::storage smem;
-  const long long k = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
-  if (k >= segments) return;
-  const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
-  if (a == b) {
-    if (threadIdx.x == 0) out[k] = init_as_t;
-    return;
-  }
-  const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, b, op);
-  if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
-}
-template <bool Vector, class Phase, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class RawOp, class T>
-void run_each(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
-              OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t) {
-  using V = typename cuda::load_traits<It>::value_type;
-  using Tuning = cuda::reduce_tuning<V, Acc>;
-  using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
-  using Op = accumulate_with<RawOp, Acc>;
-  each_kernel<Agent, Tuning, Vector, MinBlocks, It, OffIt, OutIt, Acc, Op, T>
-      <<<grid_of(segments), Agent::threads, 0, policy.stream>>>(first, offsets, static_cast<long long>(segments), out,
-                                                                 init, Op{raw_op}, init_as_t);
-  cuda::check_launch(name, "segment_blocks::each_kernel");
-}
-
 /// Names the blocks kernel for the occupancy cache.
 template <class Agent, class Kernel>
 struct blocks_key {};
@@ -788,8 +484,7 @@ void reduce(const char* name, const device_policy_base& policy, ValIt values, Of
                                                     init_as_t, spec);
 }
 
-/// The check and the blocks in one launch over offsets in memory (absolute offsets, `values` at
-/// element 0): run_staged, else (more segments than it takes) run_fused; see run_fused.
+/// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
 template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
 bool fused(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t segments,
            OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
@@ -797,9 +492,7 @@ bool fused(const char* name, const device_policy_base& policy, ValIt values, Off
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  return run_staged<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
-                                                       init_as_t, spec, verdict) ||
-         run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
+  return run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
                                                       init_as_t, spec, verdict);
 }
 
