@@ -27,7 +27,7 @@ elif [ "$gpu" = yes ]; then
   bench=ON
 fi
 # Where no GPU is found the device tests cannot run (each is a SKIP): they are built as compile checks
-# (PTX only, cicc -O0: test/CMakeLists.txt, ALGO_DEVICE_TESTS_COMPILE_ONLY); the warnings unit, the demo
+# (PTX only, cicc and host code at -O0: test/CMakeLists.txt, ALGO_DEVICE_TESTS_COMPILE_ONLY); the warnings unit, the demo
 # and the examples still build as users build them. ALGO_DEVICE_TESTS_COMPILE_ONLY=ON|OFF decides instead.
 compile_only=${ALGO_DEVICE_TESTS_COMPILE_ONLY:-$([ "$gpu" = yes ] && echo OFF || echo ON)}
 # A newer CCCL than the toolkit's (CCCL 3.5, PyPI's nvidia-cuda-cccl): the warnings test and the
