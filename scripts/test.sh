@@ -5,8 +5,9 @@
 #   scripts/test.sh -L device   or   scripts/test.sh -R scan
 # Environment: ALGO_BUILD_DIR, ALGO_PRESET, ALGO_CUDA_ARCHITECTURES, ALGO_JOBS, ALGO_NO_INSTALL,
 # ALGO_CCCL_NEXT_VERSION (see scripts/common.sh),
-# ALGO_TEST_BENCH=ON|OFF (build the bench too; default: ON where nvidia-smi lists a GPU),
-# ALGO_DEVICE_TESTS_COMPILE_ONLY=ON|OFF (device test programs as compile checks; default: ON where no GPU is found).
+# ALGO_TEST_BENCH=ON|OFF (build the bench too; default: ON where a GPU is found),
+# ALGO_DEVICE_TESTS_COMPILE_ONLY=ON|OFF (device test programs as compile checks; default: ON where
+# no GPU is found).
 # Exit status: non-zero when configuring, building or any test fails.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -26,17 +27,18 @@ if [ -n "${ALGO_TEST_BENCH:-}" ]; then
 elif [ "$gpu" = yes ]; then
   bench=ON
 fi
-# Where no GPU is found the device tests cannot run (each is a SKIP): they are built as compile checks
-# (PTX only, cicc and host code at -O0: test/CMakeLists.txt, ALGO_DEVICE_TESTS_COMPILE_ONLY); the warnings unit, the demo
-# and the examples still build as users build them. ALGO_DEVICE_TESTS_COMPILE_ONLY=ON|OFF decides instead.
+# Where no GPU is found the device tests cannot run (each is a SKIP): they are built as compile
+# checks (PTX only, cicc and host code at -O0: test/CMakeLists.txt, ALGO_DEVICE_TESTS_COMPILE_ONLY);
+# the warnings unit, the demo and the examples still build as users build them.
+# ALGO_DEVICE_TESTS_COMPILE_ONLY=ON|OFF decides instead.
 compile_only=${ALGO_DEVICE_TESTS_COMPILE_ONLY:-$([ "$gpu" = yes ] && echo OFF || echo ON)}
 # A newer CCCL than the toolkit's (CCCL 3.5, PyPI's nvidia-cuda-cccl): the warnings test and the
 # examples are compiled against it too (the *_cccl_next targets), where nvcc is and it can be had.
 if [ "${ALGO_PRESET:-}" != host ] && algo_find_nvcc; then
   algo_fetch_cccl_next
 fi
-algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=$bench -DALGO_DEVICE_TESTS_COMPILE_ONLY=$compile_only \
-  "-DALGO_CCCL_NEXT_INCLUDE=${ALGO_CCCL_NEXT_INCLUDE:-}"
+algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=$bench \
+  -DALGO_DEVICE_TESTS_COMPILE_ONLY=$compile_only "-DALGO_CCCL_NEXT_INCLUDE=${ALGO_CCCL_NEXT_INCLUDE:-}"
 
 algo_log "building with $ALGO_JOBS jobs$([ "$compile_only" = ON ] && echo ' (device test programs as compile checks: no GPU here)')"
 cmake --build "$ALGO_BUILD_DIR" --parallel "$ALGO_JOBS"
