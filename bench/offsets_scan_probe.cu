@@ -12,9 +12,8 @@
 //   the heads mask or uniform heads, the scan); the check alone (read_offsets_device: kernel, copy,
 //   event wait); the check kernel alone (launch only); the heads mask built as the library builds
 //   it (since 2026-11-27: a block a 32768 elements, written whole; before, a memset and one
-//   atomicOr a segment: 0.083 ms on the power law); the scan alone over the offsets read in its
-//   tiles (offset_heads: the library's path before 2026-11-27), over the mask (mask_heads, built
-//   once), and over uniform heads of the mean length (a floor: no heads to read); and candidates
+//   atomicOr a segment: 0.083 ms on the power law); the scan alone over the mask (mask_heads, built
+//   once) and over uniform heads of the mean length (a floor: no heads to read); and candidates
 //   for the check: one that reads the offsets coalesced (lane i of a warp takes segment k0 + i, the
 //   next offset from the next lane), and the same building the heads mask as it checks (a memset,
 //   then one atomicOr per mask word a warp load touches; its mask is compared with the library's);
@@ -156,7 +155,6 @@ int main(int argc, char** argv) {
     return cub::DeviceScan::InclusiveSumByKey(p, b, keys.p, v.p, out.p, static_cast<int>(n));
   });
   const auto& policy = algo::cuda;
-  const seg::offset_heads<const int*> oh{off.p, segments, 0, n};
   const auto scan_with = [&](auto heads, float* o) {
     algo::detail::segmented_scan_run<seg::lift_plain, float>("probe", policy, heads, static_cast<const float*>(v.p), n, o,
                                                              algo::plus<>{}, 0.0f, algo::detail::alias_kind::none);
@@ -210,7 +208,6 @@ int main(int argc, char** argv) {
   rows.push_back({"heads mask, 2048 words a block, 4 in flight", mask_row(mask_shape<2048, 4>{})});
   rows.push_back({"heads mask, 2048 words a block, 8 in flight", mask_row(mask_shape<2048, 8>{})});
   rows.push_back({"heads mask, 512 words a block, 4 in flight", mask_row(mask_shape<512, 4>{})});
-  rows.push_back({"scan alone, offset_heads (no check)", [&] { scan_with(oh, out.p); }});
   rows.push_back({"scan alone, mask_heads (mask built)", [&] { scan_with(seg::mask_heads{mask.p}, out2.p); }});
   rows.push_back({"scan alone, uniform_heads of the mean (floor)", [&] { scan_with(seg::uniform_heads{mean}, out2.p); }});
 
@@ -236,13 +233,14 @@ int main(int argc, char** argv) {
       check(cudaMemcpy(m2.data(), mask2.p, words * 4, cudaMemcpyDeviceToHost), "copy");
       std::printf("check %s: %s\n", r.name.c_str(), m1 == m2 ? "equal" : "DIFFERENT");
     }
-    scan_with(oh, out.p);
+    algo::segmented_inclusive_scan(policy, static_cast<const float*>(v.p), static_cast<const int*>(off.p),
+                                   static_cast<const int*>(off.p) + segments + 1, out.p);
     scan_with(seg::mask_heads{mask.p}, out2.p);
     check(cudaDeviceSynchronize(), "scans");
     std::vector<float> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));
     check(cudaMemcpy(a.data(), out.p, n * 4, cudaMemcpyDeviceToHost), "copy");
     check(cudaMemcpy(b.data(), out2.p, n * 4, cudaMemcpyDeviceToHost), "copy");
-    std::printf("check scans (offset_heads, mask_heads) bitwise equal: %s\n",
+    std::printf("check scans (the public call, mask_heads) bitwise equal: %s\n",
                 std::memcmp(a.data(), b.data(), n * 4) == 0 ? "yes" : "NO");
     seg::offsets_check c2{};
     check(cudaMemcpy(&c2, rc.p, sizeof(c2), cudaMemcpyDeviceToHost), "copy");

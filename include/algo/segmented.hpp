@@ -585,9 +585,8 @@ OutIt segmented_scan_entry(const char* name, const Policy& policy, InIt first, O
   }
   // any other offsets: the heads mask (device policies: built in one pass over the offsets that
   // writes it whole, 8 MB at 2^26 elements, ~40 us; the tiles read one or two words of it a thread.
-  // Each warp of a tile finding its own segments in the offsets, seg::offset_heads, made the scan
-  // 50-85 us longer at 2^26 elements of 4-32 on average: offsets_scan_probe,
-  // bench/notes/keys_segments.md)
+  // Each warp of a tile finding its own segments in the offsets, the form before 2026-11-27, made
+  // the scan 50-85 us longer at 2^26 elements of 4-32 on average: bench/notes/keys_segments.md)
   with_offset_heads(name, policy, offsets_first, segments, info, run);
   return out + info.last;
 }

@@ -26,7 +26,7 @@ using aop = ad::accumulate_with<algo::plus<>, V>;
 template <class V>
 using sop = seg::segmented_op<aop<V>>;
 using key_heads = seg::key_heads<const std::int32_t*, Eq>;
-using off_heads = seg::offset_heads<const std::int64_t*>;
+using mask_heads = seg::mask_heads;
 
 /// The lifted scan of values under Heads (Mode: seg::lift_plain, lift_init, lift_exclusive).
 template <class V, class Heads, int Mode>
@@ -86,12 +86,14 @@ void reduce_by_key(const std::int32_t* keys, const V* values, std::int32_t* keys
 }
 
 /// segmented_inclusive_scan (lift_plain) / segmented_exclusive_scan (lift_exclusive, init) over
-/// device offsets read in the tiles (offsets[0] == 0 here; `last` = offsets[segments] = n).
+/// the heads mask of device offsets, as the policies read offsets in memory (one bit an element,
+/// set where a non-empty segment starts: seg::heads_mask_device builds it there; heads_mask_of
+/// below on the host).
 template <strategy S, class Tuning, int Mode, class V>
-void segmented_scan(const V* values, const std::int64_t* offsets, std::int64_t segments, V* out, std::int64_t n, V init) {
-  using P = lifted_problem<V, off_heads, Mode>;
-  using L = seg::lift<V, off_heads, const V*, aop<V>, Mode>;
-  const P p{typename P::in_iterator(L{off_heads{offsets, segments, 0, n}, values, aop<V>{}, init}, 0),
+void segmented_scan(const V* values, const std::uint32_t* mask, V* out, std::int64_t n, V init) {
+  using P = lifted_problem<V, mask_heads, Mode>;
+  using L = seg::lift<V, mask_heads, const V*, aop<V>, Mode>;
+  const P p{typename P::in_iterator(L{mask_heads{mask}, values, aop<V>{}, init}, 0),
             typename P::out_iterator(seg::value_writer<V*>{out}, 0),
             n,
             typename P::op_type{sop<V>{aop<V>{}}},
@@ -102,6 +104,14 @@ void segmented_scan(const V* values, const std::int64_t* offsets, std::int64_t s
 }
 
 // ---- host side ---------------------------------------------------------------------------------------
+/// The heads mask of offsets[0 .. segments] (offsets[0] == 0): bit i of word i / 32 set where a
+/// non-empty segment starts (at least one word).
+inline std::vector<std::uint32_t> heads_mask_of(const std::vector<std::int64_t>& offsets, std::int64_t n) {
+  std::vector<std::uint32_t> m(static_cast<std::size_t>(n > 0 ? (n + 31) / 32 : 1), 0u);
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k)
+    if (offsets[k] < offsets[k + 1]) m[static_cast<std::size_t>(offsets[k] >> 5)] |= 1u << (offsets[k] & 31);
+  return m;
+}
 /// heads[i]: element i starts a run of equal keys.
 inline std::vector<char> key_heads_of(const std::vector<std::int32_t>& keys) {
   std::vector<char> h(keys.size());

@@ -1,6 +1,7 @@
 // The keyed and segmented scans across algo::cuda's look-back strategies, on the same inputs:
 // inclusive / exclusive_scan_by_key, reduce_by_key_into (keys out, values out, the count) and
-// segmented_inclusive / exclusive_scan over device offsets (the offsets read in the tiles).
+// segmented_inclusive / exclusive_scan over device offsets (the tuned runs: over their heads mask, as
+// the policies read offsets in memory).
 //   int32 values (plus: exact, so every strategy must give the same bits): the classic decoupled
 //   look-back, the fixed-anchor deterministic look-back and the ordered look-back through their
 //   policies, the default policy (the classic look-back for integers), and the ordered look-back
@@ -70,10 +71,11 @@ struct buffers {
   device_buffer<std::int32_t> k, ko;
   device_buffer<V> v, out;
   device_buffer<std::int64_t> offsets;
+  device_buffer<std::uint32_t> mask;  // the heads mask of the offsets (the tuned segmented scans)
   device_buffer<long long> count;
   buffers(const std::vector<std::int32_t>& h_k, const std::vector<V>& h_v, const std::vector<std::int64_t>& h_o, V init_)
       : n(static_cast<std::int64_t>(h_k.size())), segments(static_cast<std::int64_t>(h_o.size()) - 1), init(init_),
-        k(h_k), ko(h_k.size()), v(h_v), out(h_v.size()), offsets(h_o), count(1) {}
+        k(h_k), ko(h_k.size()), v(h_v), out(h_v.size()), offsets(h_o), mask(kt::heads_mask_of(h_o, n)), count(1) {}
 
   /// out's first m values; out refilled with the sentinel.
   std::vector<V> take(std::size_t m) {
@@ -119,10 +121,9 @@ struct buffers {
     r.sums = take(static_cast<std::size_t>(r.count > 0 && r.count <= n ? r.count : 0));
     r.keys = ko.download();
     r.keys.resize(r.sums.size());
-    kt::segmented_scan<strategy::ordered, Tuning, seg::lift_plain>(v.begin(), offsets.begin(), segments, out.begin(), n, init);
+    kt::segmented_scan<strategy::ordered, Tuning, seg::lift_plain>(v.begin(), mask.begin(), out.begin(), n, init);
     r.seg_incl = take(un);
-    kt::segmented_scan<strategy::ordered, Tuning, seg::lift_exclusive>(v.begin(), offsets.begin(), segments, out.begin(), n,
-                                                                       init);
+    kt::segmented_scan<strategy::ordered, Tuning, seg::lift_exclusive>(v.begin(), mask.begin(), out.begin(), n, init);
     r.seg_excl = take(un);
     return r;
   }
@@ -161,8 +162,8 @@ results<float> emulated(const std::vector<std::int32_t>& h_k, const std::vector<
   using KI = kt::traits<kt::lifted_problem<float, kt::key_heads, seg::lift_plain>, Tuning>;
   using KE = kt::traits<kt::lifted_problem<float, kt::key_heads, seg::lift_exclusive>, Tuning>;
   using KR = kt::traits<kt::runs_problem<float>, Tuning>;
-  using KO = kt::traits<kt::lifted_problem<float, kt::off_heads, seg::lift_plain>, Tuning>;
-  using KOE = kt::traits<kt::lifted_problem<float, kt::off_heads, seg::lift_exclusive>, Tuning>;
+  using KO = kt::traits<kt::lifted_problem<float, kt::mask_heads, seg::lift_plain>, Tuning>;
+  using KOE = kt::traits<kt::lifted_problem<float, kt::mask_heads, seg::lift_exclusive>, Tuning>;
   const auto op = kt::host_op<float>();
   const auto li = kt::lift_host(h_v, heads, false, init), le = kt::lift_host(h_v, heads, true, init);
   results<float> r;

@@ -73,29 +73,6 @@ struct mask_heads {
   ALGO_HD bool operator()(std::int64_t i) const { return (mask[i >> 5] >> (i & 31)) & 1u; }
 };
 
-/// The heads read straight from offsets (offsets[0 .. segments], absolute, checked): element i is a
-/// head when the segment holding it starts there. algo::cuda's tile load finds each warp's first
-/// segment with one search and walks the offsets of its range (detail/segmented/tile.cuh); this
-/// element-wise form (any other load) searches per element.
-template <class OffIt>
-struct offset_heads {
-  OffIt offsets;
-  std::int64_t segments;  // >= 1
-  std::int64_t base;      // offsets[0]
-  std::int64_t last;      // offsets[segments]
-  ALGO_EXEC_CHECK_DISABLE
-  ALGO_HD bool operator()(std::int64_t i) const {
-    const std::int64_t x = base + i;
-    std::int64_t lo = 0, hi = segments - 1;  // the last k < segments with offsets[k] <= x
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo + 1) / 2;
-      if (static_cast<std::int64_t>(offsets[mid]) <= x) lo = mid;
-      else hi = mid - 1;
-    }
-    return static_cast<std::int64_t>(offsets[lo]) == x;
-  }
-};
-
 /// Segments of `length` elements (length > 0).
 struct uniform_heads {
   std::int64_t length;

@@ -5,13 +5,7 @@
 //          arrangement (the warp-striped staging of block_load_store.cuh), and each thread works
 //          out its items' head flags in registers: from its keys and the key before its first
 //          item (one extra load per thread), from its 32-bit window of the heads mask (the
-//          library's scans over irregular offsets in memory), from the offsets themselves
-//          (offset_heads: each warp searches for its chunk's first segment while its values'
-//          loads are in flight, then walks the offsets of its chunk: every tile, partial ones
-//          too, through load_offsets_tile; the library's path for offsets in memory until
-//          2026-11-27: at 2^26 elements of 4-32 on average its scan took 50-85 us longer than
-//          the scan over the mask, which takes ~40 us to build; the keyed strategies' tuned
-//          tests still run it), or from one division for uniform
+//          library's scans over irregular offsets in memory), or from one division for uniform
 //          segments; then lifts (head, value) pairs. reduce_by_key (load_runs_tile) loads keys
 //          and values together and keeps the keys in the staging for its store
 //          (cuda::staging_kept);
@@ -73,77 +67,6 @@ struct heads_traits<uniform_heads> {
   template <int Items>
   static constexpr std::size_t staging = 0;
 };
-
-template <class OffIt>
-struct heads_traits<offset_heads<OffIt>> {
-  static constexpr bool fast = std::is_pointer<OffIt>::value;
-  template <int Items>
-  static constexpr std::size_t staging = static_cast<std::size_t>(Items) * 4;  // the warp's head bits
-};
-template <class Heads>
-struct is_offset_heads : std::false_type {};
-template <class OffIt>
-struct is_offset_heads<offset_heads<OffIt>> : std::true_type {};
-
-/// h[j] = whether element w0 + lane * Items + j starts a segment, for the warp's chunk of 32 *
-/// Items elements from w0 (relative to offsets[0]): one 32-way search for the segment holding w0
-/// (each step a warp-wide probe of 32 offsets), then the offsets from there to the chunk's end
-/// read 128 at a time, each setting its element's bit in `staging` (Items words). Every lane of
-/// the warp calls it.
-template <int Items, class OffIt>
-__device__ __forceinline__ void offset_heads_warp(const offset_heads<OffIt>& H, std::int64_t w0, unsigned char* staging,
-                                                  bool (&h)[Items]) {
-  static_assert(Items <= 32, "a warp's head bits fit in Items words");
-  constexpr int span = 32 * Items;
-  const int lane = cuda::lane_index();
-#pragma unroll
-  for (int j = 0; j < Items; ++j) h[j] = false;
-  const long long x0 = static_cast<long long>(H.base + w0);
-  const long long last = static_cast<long long>(H.last);
-  if (x0 >= last) return;  // the warp's chunk is past the end (partial tiles)
-  unsigned* flags = reinterpret_cast<unsigned*>(staging);
-  __syncwarp();  // the staging is free
-  if (lane < Items) flags[lane] = 0u;
-  // the last k < segments with offsets[k] <= x0 (offsets[0] <= x0: it exists)
-  long long lo = 0, hi = static_cast<long long>(H.segments) - 1;
-  while (hi - lo >= 32) {
-    const long long step = (hi - lo + 32) / 32;
-    const long long p = lo + lane * step;
-    const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
-    const int c = __popc(__ballot_sync(0xffffffffu, le));  // a prefix of the lanes, at least lane 0
-    lo += (c - 1) * step;
-    hi = hi < lo + step - 1 ? hi : lo + step - 1;
-  }
-  {
-    const long long p = lo + lane;
-    const bool le = p <= hi && static_cast<long long>(H.offsets[p]) <= x0;
-    lo += __popc(__ballot_sync(0xffffffffu, le)) - 1;
-  }
-  __syncwarp();  // the flags are clear
-  // offsets[lo], offsets[lo + 1], ... up to the first at or past the chunk's end
-  const long long segments = static_cast<long long>(H.segments);
-  for (long long kb = lo;; kb += 128) {
-    long long p[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = kb + lane + 32 * j;
-      p[j] = k < segments ? static_cast<long long>(H.offsets[k]) : 0x7fffffffffffffffLL;
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long rel = p[j] - x0;
-      if (rel >= 0 && rel < span && p[j] < last) atomicOr(flags + (rel >> 5), 1u << (rel & 31));
-    }
-    if (__shfl_sync(0xffffffffu, p[3], 31) - x0 >= span) break;  // (INT64_MAX: past the last segment)
-  }
-  __syncwarp();
-  const int b0 = lane * Items;
-  std::uint64_t bits = flags[b0 >> 5] >> (b0 & 31);
-  if ((b0 & 31) + Items > 32) bits |= static_cast<std::uint64_t>(flags[(b0 >> 5) + 1]) << (32 - (b0 & 31));
-#pragma unroll
-  for (int j = 0; j < Items; ++j) h[j] = (bits >> j) & 1u;
-  __syncwarp();  // the flags are read: the staging serves the values
-}
 
 /// h[j] = heads(t0 + j), for the thread's Items consecutive elements starting at t0; the warp's
 /// chunk starts at w0 (key_heads loads the warp's keys together).
@@ -234,63 +157,6 @@ __device__ __forceinline__ void store_fallback(typename K::temp_storage& s, cons
 }
 
 }  // namespace tile_detail
-
-/// The tile load over offset_heads (full and partial tiles): the values' 16-byte loads go out
-/// first, the warp's heads are found while they are in flight, then the values are transposed to
-/// the blocked arrangement through the staging; partial tiles load elements (positions past
-/// `valid` get the tile's first value).
-template <class K, class F>
-__device__ __forceinline__ void load_offsets_tile(typename K::temp_storage& s, const indexed_iterator<F>& in,
-                                                  std::int64_t base, int valid, typename K::acc_t (&x)[K::items]) {
-  constexpr int items = K::items;
-  using ValIt = typename tile_detail::lift_traits<F>::values_t;
-  using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
-  using io = cuda::warp_tile_io<V, items>;
-  const F& f = in.functor();
-  const int warp = cuda::warp_index();
-  const int lane = cuda::lane_index();
-  const std::int64_t tile0 = in.index() + base;
-  const std::int64_t w0 = tile0 + static_cast<std::int64_t>(warp) * 32 * items;
-  const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
-  unsigned char* staging = s.staging[warp];
-  bool h[items];
-  V v[items];
-  bool loaded = false;
-  if constexpr (io::vectorizable) {
-    if (valid == K::tile_items && cuda::is_aligned16(f.values + w0)) {
-      const uint4* g = reinterpret_cast<const uint4*>(f.values + w0);
-      uint4 w[io::words_per_lane];
-#pragma unroll
-      for (int j = 0; j < io::words_per_lane; ++j) w[j] = g[j * 32 + lane];  // in flight during the search
-      tile_detail::offset_heads_warp<items>(f.heads, w0, staging, h);
-      uint4* st = reinterpret_cast<uint4*>(staging);
-#pragma unroll
-      for (int j = 0; j < io::words_per_lane; ++j) st[io::word_slot(j * 32 + lane)] = w[j];
-      __syncwarp();
-#pragma unroll
-      for (int j = 0; j < io::words_per_lane; ++j) w[j] = st[io::word_slot(lane * io::words_per_lane + j)];
-      memcpy(v, w, sizeof(v));
-      loaded = true;
-    }
-  }
-  if (!loaded) {
-    tile_detail::offset_heads_warp<items>(f.heads, w0, staging, h);
-    const int warp_valid = valid - warp * 32 * items;
-    const V fill = f.values[tile0];
-    io::load_elements(f.values + w0, warp_valid, fill, [](const V& e) { return e; }, staging, v);
-  }
-  if constexpr (F::needs_previous) {
-    V prev = t0 > 0 && t0 < tile0 + valid ? f.values[t0 - 1] : v[0];
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      x[j] = f.make(h[j], v[j], prev);
-      prev = v[j];
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < items; ++j) x[j] = f.make(h[j], v[j], v[j]);
-  }
-}
 
 namespace tile_detail {
 /// reduce_by_key's keys kept in the staging (cuda::staging_kept): each warp's keys in the 16-byte
@@ -402,10 +268,6 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       using V = std::remove_cv_t<std::remove_pointer_t<ValIt>>;
       constexpr bool fits = cuda::warp_tile_io<V, items>::bytes <= K::staging_bytes &&
                             HT::template staging<items> <= K::staging_bytes;
-      if constexpr (tile_detail::is_offset_heads<Heads>::value) {
-        if constexpr (fits && items <= 32) load_offsets_tile<K>(s, in, base, valid, x);
-        else cuda::load_tile_generic<K>(s, in, base, valid, x);
-      } else {
       if (!fits || valid < K::tile_items) {
         tile_detail::load_fallback<K>(s, in, base, valid, x);
         return;
@@ -435,7 +297,6 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       } else {
 #pragma unroll
         for (int j = 0; j < items; ++j) x[j] = f.make(h[j], v[j], v[j]);
-      }
       }
     }
   }
