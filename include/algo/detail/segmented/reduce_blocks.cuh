@@ -447,6 +447,236 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   return true;
 }
 
+// ---- pdl: the check as its own kernel, the blocks kernel behind it by programmatic dependent launch ----
+// The fused kernel's check runs in its own grid's first blocks, and block 0 folds their slots: at
+// 2^26 elements of 4096 (16384 segments) it costs ~4 us of GPU time over the blocks kernel without
+// a check (seg_reduce_probe: 0.0924-0.0930 against 0.0887 ms, CUB 0.0877), whatever the verdict's
+// wait and the blocks' occupancy were made (bench/notes/keys_segments.md). On devices with
+// programmatic dependent launch (compute capability 9.0) the check runs beside the blocks instead:
+//   check    pdl_check_kernel, one block of 1024 threads (at most pdl_max_segments segments, 32 a
+//            thread, four in flight), first lets the launch behind it start
+//            (griddepcontrol.launch_dependents), then checks every segment and writes the verdict
+//            to device memory, and to the host (mapped pinned memory, a flag after it) as the fused
+//            kernel's block 0 does
+//   blocks   pdl_blocks_kernel, the persistent blocks of the fused kernel's phase 2 without its
+//            check: each block folds its first `Hold` segments (reading only what every good
+//            verdict allows, as the fused kernel; a segment outside that means the verdict will
+//            be no, and the block leaves without writing), waits for the check grid
+//            (griddepcontrol.wait: its verdict written and visible), writes what it holds when the
+//            verdict allows (go_ahead), then the rest as they come.
+// The check grid starts first and has every block running before the blocks grid launches
+// (launch_dependents is its first instruction), so no block waits for one that has not started.
+// Not under graph capture (the host waits for the verdict; segmented_reduce refuses offsets in
+// memory there).
+
+/// Segments the one-block check of the PDL path takes (32 a thread); more take the fused kernel.
+inline constexpr long long pdl_max_segments = 32768;
+/// Results a block of the PDL blocks kernel folds before it waits for the check grid (by then
+/// long done: the check takes ~3 us, a block's first segment of 4096 elements ~5 us).
+inline constexpr int pdl_hold = 1;
+
+__device__ __forceinline__ void pdl_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+/// Waits until the grid this one was launched behind has finished and its writes are visible.
+/// (Built for an older device, where the host never takes this path, it does nothing.)
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+template <class OffIt>
+__global__ void __launch_bounds__(1024)
+    pdl_check_kernel(OffIt offsets, long long segments, offsets_check* verdict, offsets_check* host_check,
+                     unsigned* host_flag, unsigned ticket) {
+  constexpr int threads = 1024;
+  __shared__ long long s_bad[threads / 32], s_long[threads / 32];
+  pdl_launch_dependents();
+  long long bad = 0x7fffffffffffffffLL, longest = 0;
+  for (long long k0 = threadIdx.x; k0 < segments; k0 += 4 * threads) {
+    long long lo[4], hi[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const long long k = k0 + j * threads;
+      lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+      hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const long long k = k0 + j * threads;
+      if (hi[j] < lo[j] && k < bad) bad = k;
+      if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+    }
+  }
+  block_min_max<threads>(bad, longest, s_bad, s_long);
+  if (threadIdx.x == 0) {
+    const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
+                          -1};
+    *verdict = c;  // for the blocks grid, which reads it after griddepcontrol.wait
+    volatile offsets_check* h = host_check;
+    h->first = c.first;
+    h->last = c.last;
+    h->bad_at = c.bad_at;
+    h->max_length = c.max_length;
+    h->min_length = c.min_length;
+    __threadfence_system();  // the verdict is visible to the host before the flag
+    *static_cast<volatile unsigned*>(host_flag) = ticket;
+  }
+}
+
+template <int MinBlocks, int Hold, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc,
+          class Op, class T>
+__global__ void __launch_bounds__(Agent::threads, MinBlocks)
+    pdl_blocks_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t,
+                      speculation spec) {
+  static_assert(Hold >= 1 && Hold <= fused_ring<Acc>, "the held results fit the fused kernel's ring");
+  __shared__ typename Agent::storage smem;
+  __shared__ alignas(Acc) unsigned char s_held[Hold * sizeof(Acc)];  // the first results, before the verdict
+  __shared__ unsigned char s_held_empty[Hold];
+  __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed (-1: none)
+  const long long grid = gridDim.y, b = blockIdx.y;
+  if (threadIdx.x == 0) {
+    const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
+    const bool may = o0 >= 0 && o_end >= o0 && suits(segments, o_end - o0, 0, spec.sm_count);
+    s_allowed[0] = o0;
+    s_allowed[1] = o_end;
+    s_allowed[2] = may ? max_skew * ((o_end - o0) / segments) : -1;
+  }
+  long long a = 0, e = 0;
+  if (b < segments) {
+    a = static_cast<long long>(offsets[b]);
+    e = static_cast<long long>(offsets[b + 1]);
+  }
+  __syncthreads();
+  if (s_allowed[2] < 0) return;  // no verdict lets these segments take this kernel: nothing to write
+  int go = -1;  // the verdict: -1 not known yet (block-uniform)
+  int i = 0;    // the segment's place among the block's
+  for (long long k = b; k < segments; k += grid, ++i) {
+    // offsets out of order or a segment too long: the verdict will be no, and nothing is written
+    if (go < 0 && (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2])) return;  // (block-uniform)
+    if (a == e) {  // the same for every thread of the block
+      if (threadIdx.x == 0) {
+        if (go == 1) out[k] = init_as_t;
+        else s_held_empty[i] = 1;
+      }
+    } else {
+      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
+      if (threadIdx.x == 0) {
+        const Acc r = static_cast<Acc>(op(init, part.value));
+        if (go == 1) out[k] = r;
+        else {
+          reinterpret_cast<Acc*>(s_held)[i] = r;
+          s_held_empty[i] = 0;
+        }
+      }
+      __syncthreads();  // the agent's shared memory serves the next segment
+    }
+    if (k + grid < segments) {  // the next segment's bounds
+      a = static_cast<long long>(offsets[k + grid]);
+      e = static_cast<long long>(offsets[k + grid + 1]);
+    }
+    if (go < 0 && (i + 1 == Hold || k + grid >= segments)) {  // the results held: the check grid's verdict
+      pdl_wait();
+      go = go_ahead(spec, segments) ? 1 : 0;  // (spec.check: the verdict in device memory)
+      if (go == 0) return;
+      if (threadIdx.x == 0)
+        for (int j = 0; j <= i; ++j) {
+          if (s_held_empty[j]) out[b + j * grid] = init_as_t;
+          else out[b + j * grid] = reinterpret_cast<const Acc*>(s_held)[j];
+        }
+    }
+  }
+}
+
+/// Names the PDL blocks kernel for the occupancy cache.
+template <class Agent, class Kernel, int MinBlocks>
+struct pdl_key {};
+
+/// Whether this device runs programmatic dependent launches of `kernel` (compute capability 9.0 or
+/// newer, and the kernel built for it: griddepcontrol is compiled in only from sm_90). Cached per
+/// device and kernel.
+template <class Key, class Kernel>
+bool pdl_supported(const char* name, Kernel kernel) {
+  static std::atomic<int> cache[64];  // 0: not asked; 1: no; 2: yes
+  const int dev = cuda::current_device_info().device;
+  if (dev < 64) {
+    const int c = cache[dev].load(std::memory_order_relaxed);
+    if (c) return c == 2;
+  }
+  int major = 0;
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), name, "cudaDeviceGetAttribute");
+  cudaFuncAttributes fa{};
+  check_cuda(cudaFuncGetAttributes(&fa, reinterpret_cast<const void*>(kernel)), name, "cudaFuncGetAttributes");
+  const bool yes = major >= 9 && fa.binaryVersion >= 90;
+  if (dev < 64) cache[dev].store(yes ? 2 : 1, std::memory_order_relaxed);
+  return yes;
+}
+
+/// The PDL launch (see above): checks the offsets and, when they are good, the segments long and
+/// the input clear of the output, writes out[k] for every segment. Returns false when it launched
+/// nothing (more than pdl_max_segments segments, no mapped host memory, or no programmatic
+/// dependent launch here): the caller then takes the fused kernel. Otherwise `verdict` holds the
+/// check and the blocks wrote the results exactly when go_ahead holds for it.
+template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, int Hold = pdl_hold, class It, class OffIt,
+          class OutIt, class Acc, class RawOp, class T>
+bool run_pdl(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
+             OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
+             offsets_check& verdict) {
+  using V = typename cuda::load_traits<It>::value_type;
+  using Tuning = cuda::reduce_tuning<V, Acc>;
+  using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
+  using Op = accumulate_with<RawOp, Acc>;
+  if (segments > pdl_max_segments) return false;
+  const auto kernel = pdl_blocks_kernel<MinBlocks, Hold, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  using Key = pdl_key<Agent, decltype(kernel), MinBlocks>;
+  if (!pdl_supported<Key>(name, kernel)) return false;
+  constexpr std::size_t value_offset = 16;
+  void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
+  if (!mapped) return false;
+  const long long resident = cuda::resident_blocks<Key>(name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
+  long long rows = segments < resident ? segments : resident;
+  if (rows > 65535) rows = 65535;
+  cuda::temporary_buffer check(policy, sizeof(offsets_check));
+  auto* base = static_cast<unsigned char*>(mapped);
+  auto* host_flag = reinterpret_cast<unsigned*>(base);
+  auto* host_check = reinterpret_cast<offsets_check*>(base + value_offset);
+  const unsigned ticket = cuda::next_result_ticket();
+  offsets_check* const device_verdict = check.as<offsets_check>();
+  speculation sp = spec;
+  sp.check = device_verdict;
+  // the work queued ahead of the launch: the host waits for it, then for the verdict, never for
+  // the blocks (cuda::wait_for_result)
+  cudaEvent_t before = nullptr;
+  check_cuda(cudaEventCreateWithFlags(&before, cudaEventDisableTiming), name, "cudaEventCreate");
+  struct event_owner {
+    cudaEvent_t e;
+    ~event_owner() { cudaEventDestroy(e); }
+  } owner{before};
+  check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
+  pdl_check_kernel<<<1, 1024, 0, policy.stream>>>(offsets, static_cast<long long>(segments), device_verdict, host_check,
+                                                  host_flag, ticket);
+  cuda::check_launch(name, "segment_blocks::pdl_check_kernel");
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(1, static_cast<unsigned>(rows));
+  cfg.blockDim = dim3(Agent::threads);
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = policy.stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, first, offsets, static_cast<long long>(segments), out, init, Op{raw_op},
+                                init_as_t, sp),
+             name, "cudaLaunchKernelEx(segment_blocks::pdl_blocks_kernel)");
+  const cuda::result_slot<offsets_check> slot{host_check, host_flag, ticket};
+  verdict = cuda::wait_for_result(name, policy.stream, slot, before);
+  return true;
+}
+
 /// Names the blocks kernel for the occupancy cache.
 template <class Agent, class Kernel>
 struct blocks_key {};
@@ -492,6 +722,9 @@ bool fused(const char* name, const device_policy_base& policy, ValIt values, Off
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
   auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
+  if (run_pdl<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op, init_as_t,
+                                                  spec, verdict))
+    return true;
   return run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
                                                       init_as_t, spec, verdict);
 }
