@@ -153,8 +153,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "probe: the fused launch was refused\n");
     };
   };
-  const auto pdl_at = [&](auto min_blocks, auto hold) {
-    return [&, min_blocks, hold] {
+  using pg = seg::segment_blocks::pdl_grid;
+  const auto pdl_at = [&](auto min_blocks, auto hold, auto grid, auto programmatic) {
+    return [&, min_blocks, hold, grid, programmatic] {
       seg::segment_blocks::speculation spec;
       spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
       spec.in = reinterpret_cast<const char*>(v);
@@ -162,16 +163,38 @@ int main(int argc, char** argv) {
       spec.out = reinterpret_cast<const char*>(out);
       spec.out_bytes = static_cast<std::size_t>(segments) * 4;
       seg::offsets_check verdict{};
-      if (!seg::segment_blocks::run_pdl<true, Phase, decltype(min_blocks)::value, decltype(hold)::value>(
+      if (!seg::segment_blocks::run_pdl<true, Phase, decltype(min_blocks)::value, decltype(hold)::value,
+                                        decltype(grid)::value, decltype(programmatic)::value>(
               "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
         std::fprintf(stderr, "probe: the PDL launch was refused\n");
     };
   };
   using five = std::integral_constant<int, 5>;
-  rows.push_back({"pdl: check kernel + blocks, hold 1 (direct)", pdl_at(five{}, std::integral_constant<int, 1>{})});
-  rows.push_back({"pdl: hold 32 (direct)", pdl_at(five{}, std::integral_constant<int, 32>{})});
-  rows.push_back({"pdl: hold 1, 6 blocks/SM (direct)",
-                  pdl_at(std::integral_constant<int, 6>{}, std::integral_constant<int, 1>{})});
+  using one = std::integral_constant<int, 1>;
+  using h32 = std::integral_constant<int, 32>;
+  using persistent = std::integral_constant<pg, pg::persistent>;
+  using each = std::integral_constant<pg, pg::each>;
+  using dynamic = std::integral_constant<pg, pg::dynamic>;
+  rows.push_back({"pdl: persistent, hold 1 (direct)", pdl_at(five{}, one{}, persistent{}, std::true_type{})});
+  rows.push_back({"pdl: persistent, hold 32 (direct)", pdl_at(five{}, h32{}, persistent{}, std::true_type{})});
+  rows.push_back({"pdl: persistent, hold 32, stream order", pdl_at(five{}, h32{}, persistent{}, std::false_type{})});
+  rows.push_back({"pdl: a block a segment (direct)", pdl_at(std::integral_constant<int, 0>{}, one{}, each{}, std::true_type{})});
+  rows.push_back({"pdl: a block a segment, stream order",
+                  pdl_at(std::integral_constant<int, 0>{}, one{}, each{}, std::false_type{})});
+  rows.push_back({"pdl: dynamic tickets (direct)", pdl_at(five{}, one{}, dynamic{}, std::true_type{})});
+  rows.push_back({"pdl: dynamic tickets, 6 blocks/SM (direct)",
+                  pdl_at(std::integral_constant<int, 6>{}, one{}, dynamic{}, std::true_type{})});
+  {
+    static void* scratch = nullptr;
+    if (!scratch) check(cudaMalloc(&scratch, 256), "cudaMalloc");
+    rows.push_back({"pdl check kernel alone (timing only)", [&] {
+                      auto* c = static_cast<seg::offsets_check*>(scratch);
+                      auto* t = reinterpret_cast<unsigned long long*>(static_cast<char*>(scratch) + 64);
+                      auto* f = reinterpret_cast<unsigned*>(static_cast<char*>(scratch) + 128);
+                      seg::segment_blocks::pdl_check_kernel<<<1, 1024>>>(off, segments, c, t, c + 2, f, 1u);
+                      check(cudaGetLastError(), "pdl_check_kernel");
+                    }});
+  }
   rows.push_back({"fused kernel, 5 blocks/SM (direct)", fused_at(five{}, std::true_type{}, std::true_type{})});
   rows.push_back({"fused kernel, 6 blocks/SM (direct)",
                   fused_at(std::integral_constant<int, 6>{}, std::true_type{}, std::true_type{})});

@@ -490,11 +490,12 @@ __device__ __forceinline__ void pdl_wait() {
 
 template <class OffIt>
 __global__ void __launch_bounds__(1024)
-    pdl_check_kernel(OffIt offsets, long long segments, offsets_check* verdict, offsets_check* host_check,
-                     unsigned* host_flag, unsigned ticket) {
+    pdl_check_kernel(OffIt offsets, long long segments, offsets_check* verdict, unsigned long long* tickets,
+                     offsets_check* host_check, unsigned* host_flag, unsigned ticket) {
   constexpr int threads = 1024;
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   pdl_launch_dependents();
+  if (threadIdx.x == 0) *tickets = 0;  // the blocks draw from it only after griddepcontrol.wait
   long long bad = 0x7fffffffffffffffLL, longest = 0;
   for (long long k0 = threadIdx.x; k0 < segments; k0 += 4 * threads) {
     long long lo[4], hi[4];
@@ -527,17 +528,27 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-template <int MinBlocks, int Hold, class Agent, class Tuning, bool Vector, class It, class OffIt, class OutIt, class Acc,
-          class Op, class T>
+/// How the PDL blocks take their segments: `persistent` (the grid the device holds at once, block
+/// b segments b, b + G, ...), `each` (one block a segment, the hardware handing out blocks as SMs
+/// free up), `dynamic` (the persistent grid, block b segment b first, then segments G + t for
+/// tickets t drawn from a counter, each drawn one segment ahead).
+enum class pdl_grid { persistent, each, dynamic };
+
+template <int MinBlocks, int Hold, pdl_grid Grid, class Agent, class Tuning, bool Vector, class It, class OffIt,
+          class OutIt, class Acc, class Op, class T>
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     pdl_blocks_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t,
-                      speculation spec) {
+                      speculation spec, unsigned long long* tickets) {
   static_assert(Hold >= 1 && Hold <= fused_ring<Acc>, "the held results fit the fused kernel's ring");
+  static_assert(Grid != pdl_grid::each || Hold == 1, "one segment a block");
   __shared__ typename Agent::storage smem;
   __shared__ alignas(Acc) unsigned char s_held[Hold * sizeof(Acc)];  // the first results, before the verdict
-  __shared__ unsigned char s_held_empty[Hold];
+  __shared__ long long s_held_at[Hold];                               // their segments; -1: empty
   __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed (-1: none)
-  const long long grid = gridDim.y, b = blockIdx.y;
+  __shared__ long long s_next[3];     // dynamic: the next segment and its bounds
+  const long long b = Grid == pdl_grid::each ? blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y : blockIdx.y;
+  const long long grid = Grid == pdl_grid::each ? segments : gridDim.y;
+  if (b >= segments) return;
   if (threadIdx.x == 0) {
     const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
     const bool may = o0 >= 0 && o_end >= o0 && suits(segments, o_end - o0, 0, spec.sm_count);
@@ -545,49 +556,76 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     s_allowed[1] = o_end;
     s_allowed[2] = may ? max_skew * ((o_end - o0) / segments) : -1;
   }
-  long long a = 0, e = 0;
-  if (b < segments) {
-    a = static_cast<long long>(offsets[b]);
-    e = static_cast<long long>(offsets[b + 1]);
-  }
+  long long a = static_cast<long long>(offsets[b]), e = static_cast<long long>(offsets[b + 1]);
   __syncthreads();
   if (s_allowed[2] < 0) return;  // no verdict lets these segments take this kernel: nothing to write
   int go = -1;  // the verdict: -1 not known yet (block-uniform)
   int i = 0;    // the segment's place among the block's
-  for (long long k = b; k < segments; k += grid, ++i) {
+  for (long long k = b; k < segments; ++i) {
     // offsets out of order or a segment too long: the verdict will be no, and nothing is written
     if (go < 0 && (a < s_allowed[0] || e < a || s_allowed[1] < e || e - a > s_allowed[2])) return;  // (block-uniform)
-    if (a == e) {  // the same for every thread of the block
-      if (threadIdx.x == 0) {
-        if (go == 1) out[k] = init_as_t;
-        else s_held_empty[i] = 1;
-      }
-    } else {
-      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
-      if (threadIdx.x == 0) {
-        const Acc r = static_cast<Acc>(op(init, part.value));
-        if (go == 1) out[k] = r;
-        else {
-          reinterpret_cast<Acc*>(s_held)[i] = r;
-          s_held_empty[i] = 0;
+    if constexpr (Grid == pdl_grid::dynamic) {  // the next segment drawn while this one folds
+      if (go == 1 && threadIdx.x == 0) {
+        const long long nk = grid + static_cast<long long>(atomicAdd(tickets, 1ull));
+        s_next[0] = nk;
+        if (nk < segments) {
+          s_next[1] = static_cast<long long>(offsets[nk]);
+          s_next[2] = static_cast<long long>(offsets[nk + 1]);
         }
       }
-      __syncthreads();  // the agent's shared memory serves the next segment
     }
-    if (k + grid < segments) {  // the next segment's bounds
-      a = static_cast<long long>(offsets[k + grid]);
-      e = static_cast<long long>(offsets[k + grid + 1]);
+    Acc r{};
+    const bool empty = a == e;  // (block-uniform)
+    if (!empty) {
+      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
+      r = static_cast<Acc>(op(init, part.value));
+      __syncthreads();  // the agent's shared memory serves the next segment; s_next is written
     }
-    if (go < 0 && (i + 1 == Hold || k + grid >= segments)) {  // the results held: the check grid's verdict
+    if (threadIdx.x == 0) {
+      if (go == 1) {
+        if (empty) out[k] = init_as_t;
+        else out[k] = r;
+      } else {
+        s_held_at[i] = empty ? -1 - k : k;
+        if (!empty) reinterpret_cast<Acc*>(s_held)[i] = r;
+      }
+    }
+    long long nk = Grid == pdl_grid::each ? segments : k + grid;  // the next segment (static)
+    if (go < 0 && (i + 1 == Hold || nk >= segments || Grid == pdl_grid::dynamic)) {
+      // the results held: the check grid's verdict
       pdl_wait();
       go = go_ahead(spec, segments) ? 1 : 0;  // (spec.check: the verdict in device memory)
       if (go == 0) return;
       if (threadIdx.x == 0)
         for (int j = 0; j <= i; ++j) {
-          if (s_held_empty[j]) out[b + j * grid] = init_as_t;
-          else out[b + j * grid] = reinterpret_cast<const Acc*>(s_held)[j];
+          const long long at = s_held_at[j];
+          if (at < 0) out[-1 - at] = init_as_t;
+          else out[at] = reinterpret_cast<const Acc*>(s_held)[j];
         }
+      if constexpr (Grid == pdl_grid::dynamic) {  // the first ticket, now that the counter is cleared
+        if (threadIdx.x == 0) {
+          const long long t = grid + static_cast<long long>(atomicAdd(tickets, 1ull));
+          s_next[0] = t;
+          if (t < segments) {
+            s_next[1] = static_cast<long long>(offsets[t]);
+            s_next[2] = static_cast<long long>(offsets[t + 1]);
+          }
+        }
+      }
     }
+    if constexpr (Grid == pdl_grid::dynamic) {
+      __syncthreads();  // s_next written (by the draw above or during the fold)
+      nk = s_next[0];
+      if (nk < segments) {
+        a = s_next[1];
+        e = s_next[2];
+      }
+      __syncthreads();  // s_next read before the next draw
+    } else if (nk < segments) {
+      a = static_cast<long long>(offsets[nk]);
+      e = static_cast<long long>(offsets[nk + 1]);
+    }
+    k = nk;
   }
 }
 
@@ -620,8 +658,9 @@ bool pdl_supported(const char* name, Kernel kernel) {
 /// nothing (more than pdl_max_segments segments, no mapped host memory, or no programmatic
 /// dependent launch here): the caller then takes the fused kernel. Otherwise `verdict` holds the
 /// check and the blocks wrote the results exactly when go_ahead holds for it.
-template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, int Hold = pdl_hold, class It, class OffIt,
-          class OutIt, class Acc, class RawOp, class T>
+template <bool Vector, class Phase, int MinBlocks = fused_min_blocks, int Hold = pdl_hold,
+          pdl_grid Grid = pdl_grid::persistent, bool Programmatic = true, class It, class OffIt, class OutIt, class Acc,
+          class RawOp, class T>
 bool run_pdl(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
              OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
              offsets_check& verdict) {
@@ -630,16 +669,25 @@ bool run_pdl(const char* name, const device_policy_base& policy, It first, OffIt
   using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
   using Op = accumulate_with<RawOp, Acc>;
   if (segments > pdl_max_segments) return false;
-  const auto kernel = pdl_blocks_kernel<MinBlocks, Hold, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
+  const auto kernel = pdl_blocks_kernel<MinBlocks, Hold, Grid, Agent, Tuning, Vector, It, OffIt, OutIt, Acc, Op, T>;
   using Key = pdl_key<Agent, decltype(kernel), MinBlocks>;
   if (!pdl_supported<Key>(name, kernel)) return false;
   constexpr std::size_t value_offset = 16;
   void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
   if (!mapped) return false;
-  const long long resident = cuda::resident_blocks<Key>(name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
-  long long rows = segments < resident ? segments : resident;
-  if (rows > 65535) rows = 65535;
-  cuda::temporary_buffer check(policy, sizeof(offsets_check));
+  dim3 grid(1, 1, 1);
+  if constexpr (Grid == pdl_grid::each) {
+    const long long z = (segments + 65534) / 65535;
+    grid.y = static_cast<unsigned>((segments + z - 1) / z);
+    grid.z = static_cast<unsigned>(z);
+  } else {
+    const long long resident = cuda::resident_blocks<Key>(name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
+    long long rows = segments < resident ? segments : resident;
+    if (rows > 65535) rows = 65535;
+    grid.y = static_cast<unsigned>(rows);
+  }
+  cuda::temporary_buffer check(policy, sizeof(offsets_check) + 16);
+  auto* tickets = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(check.get()) + sizeof(offsets_check));
   auto* base = static_cast<unsigned char*>(mapped);
   auto* host_flag = reinterpret_cast<unsigned*>(base);
   auto* host_check = reinterpret_cast<offsets_check*>(base + value_offset);
@@ -656,11 +704,11 @@ bool run_pdl(const char* name, const device_policy_base& policy, It first, OffIt
     ~event_owner() { cudaEventDestroy(e); }
   } owner{before};
   check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
-  pdl_check_kernel<<<1, 1024, 0, policy.stream>>>(offsets, static_cast<long long>(segments), device_verdict, host_check,
-                                                  host_flag, ticket);
+  pdl_check_kernel<<<1, 1024, 0, policy.stream>>>(offsets, static_cast<long long>(segments), device_verdict, tickets,
+                                                  host_check, host_flag, ticket);
   cuda::check_launch(name, "segment_blocks::pdl_check_kernel");
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(1, static_cast<unsigned>(rows));
+  cfg.gridDim = grid;
   cfg.blockDim = dim3(Agent::threads);
   cfg.dynamicSmemBytes = 0;
   cfg.stream = policy.stream;
@@ -668,9 +716,9 @@ bool run_pdl(const char* name, const device_policy_base& policy, It first, OffIt
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = Programmatic ? 1 : 0;  // (false: stream order, for seg_reduce_probe's timing only)
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, first, offsets, static_cast<long long>(segments), out, init, Op{raw_op},
-                                init_as_t, sp),
+                                init_as_t, sp, tickets),
              name, "cudaLaunchKernelEx(segment_blocks::pdl_blocks_kernel)");
   const cuda::result_slot<offsets_check> slot{host_check, host_flag, ticket};
   verdict = cuda::wait_for_result(name, policy.stream, slot, before);
