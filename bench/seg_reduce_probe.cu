@@ -8,10 +8,8 @@
 //   host   steady_clock around the call, from the event loop (host time to return)
 //   b2b    20 calls back to back between two events, per call (the host queues call k + 1 while
 //          kernel k runs)
-// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: up to
-// 32768 segments the check kernel and the blocks behind it by programmatic dependent launch, more the
-// fused kernel); the PDL pair launched directly (the blocks holding 1 or 32 results before they wait
-// for the check grid; 5 or 6 blocks an SM); the fused kernel launched directly at 5 and 6 blocks an SM
+// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
+// kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
 // and 8, at 5 with every block waiting for the verdict before its first segment (the code before
 // 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing only: the
 // co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks kernel,
@@ -153,48 +151,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "probe: the fused launch was refused\n");
     };
   };
-  using pg = seg::segment_blocks::pdl_grid;
-  const auto pdl_at = [&](auto min_blocks, auto hold, auto grid, auto programmatic) {
-    return [&, min_blocks, hold, grid, programmatic] {
-      seg::segment_blocks::speculation spec;
-      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
-      spec.in = reinterpret_cast<const char*>(v);
-      spec.in_size = 4;
-      spec.out = reinterpret_cast<const char*>(out);
-      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
-      seg::offsets_check verdict{};
-      if (!seg::segment_blocks::run_pdl<true, Phase, decltype(min_blocks)::value, decltype(hold)::value,
-                                        decltype(grid)::value, decltype(programmatic)::value>(
-              "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
-        std::fprintf(stderr, "probe: the PDL launch was refused\n");
-    };
-  };
   using five = std::integral_constant<int, 5>;
-  using one = std::integral_constant<int, 1>;
-  using h32 = std::integral_constant<int, 32>;
-  using persistent = std::integral_constant<pg, pg::persistent>;
-  using each = std::integral_constant<pg, pg::each>;
-  using dynamic = std::integral_constant<pg, pg::dynamic>;
-  rows.push_back({"pdl: persistent, hold 1 (direct)", pdl_at(five{}, one{}, persistent{}, std::true_type{})});
-  rows.push_back({"pdl: persistent, hold 32 (direct)", pdl_at(five{}, h32{}, persistent{}, std::true_type{})});
-  rows.push_back({"pdl: persistent, hold 32, stream order", pdl_at(five{}, h32{}, persistent{}, std::false_type{})});
-  rows.push_back({"pdl: a block a segment (direct)", pdl_at(std::integral_constant<int, 0>{}, one{}, each{}, std::true_type{})});
-  rows.push_back({"pdl: a block a segment, stream order",
-                  pdl_at(std::integral_constant<int, 0>{}, one{}, each{}, std::false_type{})});
-  rows.push_back({"pdl: dynamic tickets (direct)", pdl_at(five{}, one{}, dynamic{}, std::true_type{})});
-  rows.push_back({"pdl: dynamic tickets, 6 blocks/SM (direct)",
-                  pdl_at(std::integral_constant<int, 6>{}, one{}, dynamic{}, std::true_type{})});
-  {
-    static void* scratch = nullptr;
-    if (!scratch) check(cudaMalloc(&scratch, 256), "cudaMalloc");
-    rows.push_back({"pdl check kernel alone (timing only)", [&] {
-                      auto* c = static_cast<seg::offsets_check*>(scratch);
-                      auto* t = reinterpret_cast<unsigned long long*>(static_cast<char*>(scratch) + 64);
-                      auto* f = reinterpret_cast<unsigned*>(static_cast<char*>(scratch) + 128);
-                      seg::segment_blocks::pdl_check_kernel<<<1, 1024>>>(off, segments, c, t, c + 2, f, 1u);
-                      check(cudaGetLastError(), "pdl_check_kernel");
-                    }});
-  }
   rows.push_back({"fused kernel, 5 blocks/SM (direct)", fused_at(five{}, std::true_type{}, std::true_type{})});
   rows.push_back({"fused kernel, 6 blocks/SM (direct)",
                   fused_at(std::integral_constant<int, 6>{}, std::true_type{}, std::true_type{})});
