@@ -172,6 +172,38 @@ inline void refuse_host_result_under_capture(const char* algorithm, cudaStream_t
          "to device memory on the stream)");
 }
 
+/// Records, on `stream`, an event of this thread's for the current device (timing off), created on
+/// first use and kept for the thread's life, and returns it: for a mark a call waits on before it
+/// returns (segmented_reduce's "work queued ahead of the kernel", the offsets check's copy), which
+/// cost an event created and destroyed a call before. A thread's calls follow one another, so the
+/// next record comes only after the wait on this one. An event the runtime no longer knows (a
+/// cudaDeviceReset in between) is created again.
+inline cudaEvent_t record_thread_event(const char* algorithm, cudaStream_t stream) {
+  struct cache {
+    cudaEvent_t ev[64] = {};
+    cache() = default;
+    cache(const cache&) = delete;
+    cache& operator=(const cache&) = delete;
+    ~cache() {
+      for (cudaEvent_t e : ev)
+        if (e) (void)cudaEventDestroy(e);  // at thread exit: errors (a runtime already unloaded) ignored
+    }
+  };
+  thread_local cache c;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), algorithm, "cudaGetDevice");
+  if (dev < 0 || dev >= 64) fail(algorithm, "device ordinal " + std::to_string(dev) + " out of range");
+  cudaEvent_t& e = c.ev[dev];
+  for (int attempt = 0;; ++attempt) {
+    if (!e) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), algorithm, "cudaEventCreate");
+    const cudaError_t r = cudaEventRecord(e, stream);
+    if (r == cudaSuccess) return e;
+    if (r != cudaErrorInvalidResourceHandle || attempt > 0) check_cuda(r, algorithm, "cudaEventRecord");
+    (void)cudaGetLastError();
+    e = nullptr;  // gone with a reset context: a new one
+  }
+}
+
 /// A result slot of at least `bytes` in pinned, device-mapped host memory, one per thread, for
 /// kernels to write a result straight to the host (no device-to-host copy after them: one stream
 /// operation and its latency fewer). nullptr when the current device cannot write host memory at

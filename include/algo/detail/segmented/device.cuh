@@ -161,13 +161,7 @@ offsets_info read_offsets_device(const char* name, const device_policy_base& pol
   auto* staging = static_cast<offsets_check*>(staging_block.at_least(name, sizeof(offsets_check), cudaHostAllocDefault));
   check_cuda(cudaMemcpyAsync(staging, r, sizeof(offsets_check), cudaMemcpyDeviceToHost, policy.stream), name,
              "cudaMemcpyAsync");
-  cudaEvent_t copied = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), name, "cudaEventCreate");
-  struct event_owner {
-    cudaEvent_t e;
-    ~event_owner() { cudaEventDestroy(e); }
-  } owner{copied};
-  check_cuda(cudaEventRecord(copied, policy.stream), name, "cudaEventRecord");
+  const cudaEvent_t copied = cuda::record_thread_event(name, policy.stream);
   queued(static_cast<const offsets_check*>(r));
   check_cuda(cudaEventSynchronize(copied), name, "cudaEventSynchronize");
   offsets_check got;

@@ -423,13 +423,7 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   void* args[] = {&first, &offsets, &segs, &out, &init_v, &op, &init_t, &fa};
   // the work queued ahead of the launch: the host waits for it, then for the verdict (published
   // early in the kernel), never for the whole kernel (cuda::wait_for_result)
-  cudaEvent_t before = nullptr;
-  check_cuda(cudaEventCreateWithFlags(&before, cudaEventDisableTiming), name, "cudaEventCreate");
-  struct event_owner {
-    cudaEvent_t e;
-    ~event_owner() { cudaEventDestroy(e); }
-  } owner{before};
-  check_cuda(cudaEventRecord(before, policy.stream), name, "cudaEventRecord");
+  const cudaEvent_t before = cuda::record_thread_event(name, policy.stream);
   // (!Cooperative: an ordinary launch of the same grid, for seg_reduce_probe's timing only: nothing
   // then guarantees that the blocks waiting for the check's slots let the checking blocks run)
   const cudaError_t e =
