@@ -145,6 +145,120 @@ __global__ void __launch_bounds__(1024, 1)
   }
 }
 
+/// Records moved, not atomics: in rounds of CH records a CTA, each CTA routes its records to their
+/// owner CTAs' inboxes (remote stores; one remote atomicAdd a warp and owner for the places), a
+/// cluster barrier, then each CTA folds its inbox into its own slots with local shared-memory
+/// atomics. An inbox that is full takes the rest as remote atomics on the owner's table.
+template <int C, int CH>
+__global__ void __launch_bounds__(1024, 1)
+    cluster_exchange(const std::uint32_t* keys, const float* vals, const std::uint32_t* idx, const int* bucket_begin,
+                     int slots_per_cta, int inbox_cap, std::uint32_t* g_keys, float* g_vals, std::uint32_t* g_idx,
+                     unsigned long long* g_count, int* overflow) {
+  extern __shared__ unsigned char smem[];
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  const int S = slots_per_cta, CAP = inbox_cap;
+  std::uint32_t* t_keys = reinterpret_cast<std::uint32_t*>(smem);
+  float* t_vals = reinterpret_cast<float*>(t_keys + S);
+  std::uint32_t* t_idx = reinterpret_cast<std::uint32_t*>(t_vals + S);
+  std::uint32_t* in_keys = t_idx + S;
+  float* in_vals = reinterpret_cast<float*>(in_keys + CAP);
+  std::uint32_t* in_idx = reinterpret_cast<std::uint32_t*>(in_vals + CAP);
+  unsigned* in_count = in_idx + CAP;
+  for (int t = threadIdx.x; t < S; t += blockDim.x) {
+    t_keys[t] = empty_key;
+    t_vals[t] = 0.0f;
+    t_idx[t] = 0xffffffffu;
+  }
+  if (threadIdx.x == 0) *in_count = 0;
+  cluster.sync();
+  const int bucket = static_cast<int>(blockIdx.x / C);
+  const long long b0 = bucket_begin[bucket], b1 = bucket_begin[bucket + 1];
+  const unsigned total = static_cast<unsigned>(S) * C;
+  const unsigned mask = total - 1;
+  const unsigned lane = threadIdx.x & 31;
+  constexpr int per_thread = CH / 1024;
+  const auto insert = [&](std::uint32_t* tk, float* tv, std::uint32_t* ti, unsigned local, std::uint32_t k, float v,
+                          std::uint32_t x) {
+    for (int probe = 0;; ++probe) {
+      if (probe == S) {
+        atomicAdd(overflow, 1);
+        return;
+      }
+      std::uint32_t old = *reinterpret_cast<volatile std::uint32_t*>(tk + local);
+      if (old == empty_key) old = atomicCAS(tk + local, empty_key, k);
+      if (old == empty_key || old == k) {
+        atomicAdd(tv + local, v);
+        atomicMin(ti + local, x);
+        return;
+      }
+      local = local + 1 == static_cast<unsigned>(S) ? 0u : local + 1;
+    }
+  };
+  for (long long r0 = b0; r0 < b1; r0 += static_cast<long long>(C) * CH) {
+    // ---- route: this CTA's CH records of the round, all loads in flight together
+    std::uint32_t k[per_thread], x[per_thread];
+    float v[per_thread];
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      const long long i = r0 + static_cast<long long>(rank) * CH + j * 1024 + threadIdx.x;
+      k[j] = i < b1 ? keys[i] : empty_key;
+      v[j] = i < b1 ? vals[i] : 0.0f;
+      x[j] = i < b1 ? idx[i] : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+      const bool valid = k[j] != empty_key;
+      const unsigned slot = mix32(k[j] ^ 0x5bd1e995u) & mask;
+      const unsigned owner = valid ? slot / static_cast<unsigned>(S) : 0xffffffffu;
+      const unsigned peers = __match_any_sync(0xffffffffu, owner);
+      const unsigned leader = __ffs(peers) - 1;
+      const unsigned before = __popc(peers & ((1u << lane) - 1u));
+      unsigned base = 0;
+      if (valid && lane == leader) base = atomicAdd(cluster.map_shared_rank(in_count, owner), static_cast<unsigned>(__popc(peers)));
+      base = __shfl_sync(0xffffffffu, base, static_cast<int>(leader));
+      if (valid) {
+        const unsigned pos = base + before;
+        if (pos < static_cast<unsigned>(CAP)) {
+          cluster.map_shared_rank(in_keys, owner)[pos] = k[j];
+          cluster.map_shared_rank(in_vals, owner)[pos] = v[j];
+          cluster.map_shared_rank(in_idx, owner)[pos] = x[j];
+        } else {  // the owner's inbox is full: straight into its table
+          insert(cluster.map_shared_rank(t_keys, owner), cluster.map_shared_rank(t_vals, owner),
+                 cluster.map_shared_rank(t_idx, owner), slot % static_cast<unsigned>(S), k[j], v[j], x[j]);
+        }
+      }
+    }
+    cluster.sync();  // every inbox filled
+    // ---- fold this CTA's inbox into its own slots (local atomics)
+    const unsigned got = *in_count;
+    const unsigned m = got < static_cast<unsigned>(CAP) ? got : static_cast<unsigned>(CAP);
+    for (unsigned t = threadIdx.x; t < m; t += blockDim.x) {
+      const std::uint32_t kk = in_keys[t];
+      const unsigned slot = mix32(kk ^ 0x5bd1e995u) & mask;
+      insert(t_keys, t_vals, t_idx, slot % static_cast<unsigned>(S), kk, in_vals[t], in_idx[t]);
+    }
+    __syncthreads();  // the count read by every thread
+    if (threadIdx.x == 0) *in_count = 0;
+    cluster.sync();  // inboxes empty before the next round's routing
+  }
+  // the CTA's occupied slots to the group list, a warp's together
+  for (int s0 = 0; s0 < S; s0 += blockDim.x) {
+    const int t = s0 + threadIdx.x;
+    const bool occ = t < S && t_keys[t] != empty_key;
+    const unsigned ballot = __ballot_sync(0xffffffffu, occ);
+    unsigned long long base = 0;
+    if (lane == 0 && ballot) base = atomicAdd(g_count, static_cast<unsigned long long>(__popc(ballot)));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (occ) {
+      const unsigned long long at = base + __popc(ballot & ((1u << lane) - 1u));
+      g_keys[at] = t_keys[t];
+      g_vals[at] = t_vals[t];
+      g_idx[at] = t_idx[t];
+    }
+  }
+}
+
 /// The floor: each record read once (12 bytes), summed so the loads stay.
 __global__ void read_records(const std::uint32_t* keys, const float* vals, const std::uint32_t* idx, long long n,
                              float* sink) {
@@ -273,10 +387,24 @@ int main(int argc, char** argv) {
               "thrust sort_by_key + reduce_by_key (keys, values)", t_thrust, t_copies);
   std::printf("%-58s %9.4f ms\n", "read the records once (12 bytes each)", t_read);
 
-  const auto run_cluster = [&](auto c_tag, int slots_per_cta) {
+  // ch_tag 0: remote atomics (cluster_aggregate); else records routed in rounds of CH a CTA
+  const auto run_cluster = [&](auto c_tag, int slots_per_cta, auto ch_tag) {
     constexpr int C = decltype(c_tag)::value;
-    const auto kernel = cluster_aggregate<C>;
-    const std::size_t smem = static_cast<std::size_t>(slots_per_cta) * 12;
+    constexpr int CH = decltype(ch_tag)::value;
+    const int inbox_cap = CH + CH / 8;
+    const auto kernel = CH == 0 ? cluster_aggregate<C> : nullptr;
+    const auto xkernel = cluster_exchange<C, CH == 0 ? 1024 : CH>;
+    const std::size_t smem =
+        static_cast<std::size_t>(slots_per_cta) * 12 + (CH == 0 ? 0 : static_cast<std::size_t>(inbox_cap) * 12 + 16);
+    if (CH == 0) {
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+            "max dynamic smem");
+      if (C > 8) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
+    } else {
+      check(cudaFuncSetAttribute(xkernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+            "max dynamic smem");
+      if (C > 8) check(cudaFuncSetAttribute(xkernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
+    }
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
           "max dynamic smem");
     if (C > 8) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
@@ -292,18 +420,26 @@ int main(int argc, char** argv) {
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     int clusters = 0;
-    check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg), "max active clusters");
+    if (CH == 0) check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg), "max active clusters");
+    else check(cudaOccupancyMaxActiveClusters(&clusters, xkernel, &cfg), "max active clusters");
     const auto launch = [&] {
       cudaMemsetAsync(thrust::raw_pointer_cast(gcount.data()), 0, 8);
       cudaMemsetAsync(thrust::raw_pointer_cast(overflow.data()), 0, 4);
-      check(cudaLaunchKernelEx(&cfg, kernel, static_cast<const std::uint32_t*>(thrust::raw_pointer_cast(keys.data())),
-                               static_cast<const float*>(thrust::raw_pointer_cast(vals.data())),
-                               static_cast<const std::uint32_t*>(thrust::raw_pointer_cast(idx.data())),
-                               static_cast<const int*>(thrust::raw_pointer_cast(d_begin.data())), slots_per_cta,
-                               thrust::raw_pointer_cast(gk.data()), thrust::raw_pointer_cast(gv.data()),
-                               thrust::raw_pointer_cast(gi.data()), thrust::raw_pointer_cast(gcount.data()),
-                               thrust::raw_pointer_cast(overflow.data())),
-            "cluster_aggregate");
+      const auto* k = static_cast<const std::uint32_t*>(thrust::raw_pointer_cast(keys.data()));
+      const auto* v = static_cast<const float*>(thrust::raw_pointer_cast(vals.data()));
+      const auto* x = static_cast<const std::uint32_t*>(thrust::raw_pointer_cast(idx.data()));
+      const auto* bb = static_cast<const int*>(thrust::raw_pointer_cast(d_begin.data()));
+      if (CH == 0)
+        check(cudaLaunchKernelEx(&cfg, kernel, k, v, x, bb, slots_per_cta, thrust::raw_pointer_cast(gk.data()),
+                                 thrust::raw_pointer_cast(gv.data()), thrust::raw_pointer_cast(gi.data()),
+                                 thrust::raw_pointer_cast(gcount.data()), thrust::raw_pointer_cast(overflow.data())),
+              "cluster_aggregate");
+      else
+        check(cudaLaunchKernelEx(&cfg, xkernel, k, v, x, bb, slots_per_cta, inbox_cap,
+                                 thrust::raw_pointer_cast(gk.data()), thrust::raw_pointer_cast(gv.data()),
+                                 thrust::raw_pointer_cast(gi.data()), thrust::raw_pointer_cast(gcount.data()),
+                                 thrust::raw_pointer_cast(overflow.data())),
+              "cluster_exchange");
     };
     const double t = time_ms(launch, reps);
     check(cudaDeviceSynchronize(), "cluster_aggregate");
@@ -328,12 +464,19 @@ int main(int argc, char** argv) {
         }
     }
     char name[128];
-    std::snprintf(name, sizeof name, "cluster aggregate, %d CTAs a bucket, %d slots a CTA (%d clusters at once)", C,
-                  slots_per_cta, clusters);
+    if (CH == 0)
+      std::snprintf(name, sizeof name, "remote atomics, %d CTAs a bucket, %d slots a CTA (%d clusters at once)", C,
+                    slots_per_cta, clusters);
+    else
+      std::snprintf(name, sizeof name, "routed in rounds of %d a CTA, %d CTAs, %d slots a CTA (%d clusters)", CH, C,
+                    slots_per_cta, clusters);
     std::printf("%-58s %9.4f ms   %s\n", name, t, verdict.c_str());
   };
-  run_cluster(std::integral_constant<int, 8>{}, 1 << 14);  // 2^17 slots a bucket: 192 KB a CTA
-  run_cluster(std::integral_constant<int, 16>{}, 1 << 13);  // 2^17 slots, 96 KB a CTA
-  run_cluster(std::integral_constant<int, 16>{}, 1 << 14);  // 2^18 slots (load ~0.25)
+  using atomics = std::integral_constant<int, 0>;
+  run_cluster(std::integral_constant<int, 8>{}, 1 << 14, atomics{});  // 2^17 slots a bucket: 192 KB a CTA
+  run_cluster(std::integral_constant<int, 16>{}, 1 << 13, atomics{});  // 2^17 slots, 96 KB a CTA
+  run_cluster(std::integral_constant<int, 16>{}, 1 << 13, std::integral_constant<int, 4096>{});  // + 54 KB inbox
+  run_cluster(std::integral_constant<int, 16>{}, 1 << 13, std::integral_constant<int, 8192>{});  // + 108 KB inbox
+  run_cluster(std::integral_constant<int, 8>{}, 1 << 14, std::integral_constant<int, 2048>{});   // 192 + 27 KB
   return 0;
 }
