@@ -401,6 +401,14 @@ int main(int argc, char** argv) {
             "max dynamic smem");
       if (C > 8) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
     } else {
+      cudaFuncAttributes fa{};
+      const cudaError_t fe = cudaFuncGetAttributes(&fa, xkernel);
+      std::printf("(cluster_exchange<%d, %d>: %s, %d registers, max %d threads, %zu bytes of dynamic shared memory asked)\n",
+                  C, CH, cudaGetErrorString(fe), fa.numRegs, fa.maxThreadsPerBlock, smem);
+      if (fe != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+      }
       check(cudaFuncSetAttribute(xkernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
             "max dynamic smem");
       if (C > 8) check(cudaFuncSetAttribute(xkernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
