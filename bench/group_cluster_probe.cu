@@ -397,39 +397,27 @@ int main(int argc, char** argv) {
     const std::size_t smem =
         static_cast<std::size_t>(slots_per_cta) * 12 + (CH == 0 ? 0 : static_cast<std::size_t>(inbox_cap) * 12 + 16);
     if (CH == 0) {
-      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
+      check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(smem)),
             "max dynamic smem");
-      if (C > 8) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
+      if (C > 8)
+        check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+              "non-portable");
     } else {
-      cudaFuncAttributes fa{};
-      const cudaError_t fe = cudaFuncGetAttributes(&fa, xkernel);
-      std::printf("(cluster_exchange<%d, %d>: %s, %d registers, max %d threads, %zu bytes of dynamic shared memory asked)\n",
-                  C, CH, cudaGetErrorString(fe), fa.numRegs, fa.maxThreadsPerBlock, smem);
-      if (fe != cudaSuccess) {
-        (void)cudaGetLastError();
-        return;
-      }
-      for (int tryb : {49152, 65536, 98304, 131072, 153616, 200000, 232448}) {
-        const cudaError_t te = cudaFuncSetAttribute(reinterpret_cast<const void*>(xkernel),
-                                                    cudaFuncAttributeMaxDynamicSharedMemorySize, tryb);
-        std::printf("  set max dynamic smem %d: %s\n", tryb, cudaGetErrorString(te));
-        (void)cudaGetLastError();
-      }
-      std::fflush(stdout);
       {
         const cudaError_t se = cudaFuncSetAttribute(reinterpret_cast<const void*>(xkernel),
                                                     cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
         if (se != cudaSuccess) {
-          std::printf("  skipped: %s\n", cudaGetErrorString(se));
+          std::printf("cluster_exchange<%d, %d>: %zu bytes of shared memory refused: %s\n", C, CH, smem,
+                      cudaGetErrorString(se));
           (void)cudaGetLastError();
           return;
         }
       }
-      if (C > 8) check(cudaFuncSetAttribute(xkernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
+      if (C > 8)
+        check(cudaFuncSetAttribute(reinterpret_cast<const void*>(xkernel), cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+              "non-portable");
     }
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)),
-          "max dynamic smem");
-    if (C > 8) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "non-portable");
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(256 * C);
     cfg.blockDim = dim3(1024);
