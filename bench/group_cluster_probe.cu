@@ -87,6 +87,36 @@ __global__ void make_records(std::uint32_t* keys, float* vals, std::uint32_t* id
 
 constexpr std::uint32_t empty_key = 0xffffffffu;  // (make_records never makes it)
 
+/// A CTA's slots emptied (every thread calls it).
+__device__ void clear_slots(std::uint32_t* t_keys, float* t_vals, std::uint32_t* t_idx, int S) {
+  for (int s = threadIdx.x; s < S; s += blockDim.x) {
+    t_keys[s] = empty_key;
+    t_vals[s] = 0.0f;
+    t_idx[s] = 0xffffffffu;
+  }
+}
+
+/// A CTA's occupied slots appended to the group list, a warp's together (one atomicAdd a warp);
+/// every thread calls it.
+__device__ void emit_slots(const std::uint32_t* t_keys, const float* t_vals, const std::uint32_t* t_idx, int S,
+                           std::uint32_t* g_keys, float* g_vals, std::uint32_t* g_idx, unsigned long long* g_count) {
+  const int lane = threadIdx.x & 31;
+  for (int s0 = 0; s0 < S; s0 += blockDim.x) {
+    const int s = s0 + threadIdx.x;
+    const bool occ = s < S && t_keys[s] != empty_key;
+    const unsigned ballot = __ballot_sync(0xffffffffu, occ);
+    unsigned long long base = 0;
+    if (lane == 0 && ballot) base = atomicAdd(g_count, static_cast<unsigned long long>(__popc(ballot)));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (occ) {
+      const unsigned long long at = base + __popc(ballot & ((1u << lane) - 1u));
+      g_keys[at] = t_keys[s];
+      g_vals[at] = t_vals[s];
+      g_idx[at] = t_idx[s];
+    }
+  }
+}
+
 /// A cluster of C CTAs a bucket; each CTA holds `slots` table slots in its dynamic shared memory.
 template <int C>
 __global__ void __launch_bounds__(1024, 1)
@@ -100,11 +130,7 @@ __global__ void __launch_bounds__(1024, 1)
   std::uint32_t* t_keys = reinterpret_cast<std::uint32_t*>(smem);
   float* t_vals = reinterpret_cast<float*>(t_keys + S);
   std::uint32_t* t_idx = reinterpret_cast<std::uint32_t*>(t_vals + S);
-  for (int s = threadIdx.x; s < S; s += blockDim.x) {
-    t_keys[s] = empty_key;
-    t_vals[s] = 0.0f;
-    t_idx[s] = 0xffffffffu;
-  }
+  clear_slots(t_keys, t_vals, t_idx, S);
   cluster.sync();
   const int bucket = static_cast<int>(blockIdx.x / C);
   const long long b0 = bucket_begin[bucket], b1 = bucket_begin[bucket + 1];
@@ -133,22 +159,7 @@ __global__ void __launch_bounds__(1024, 1)
     }
   }
   cluster.sync();
-  // the CTA's occupied slots to the group list, a warp's together
-  const int lane = threadIdx.x & 31;
-  for (int s0 = 0; s0 < S; s0 += blockDim.x) {
-    const int s = s0 + threadIdx.x;
-    const bool occ = s < S && t_keys[s] != empty_key;
-    const unsigned ballot = __ballot_sync(0xffffffffu, occ);
-    unsigned long long base = 0;
-    if (lane == 0 && ballot) base = atomicAdd(g_count, static_cast<unsigned long long>(__popc(ballot)));
-    base = __shfl_sync(0xffffffffu, base, 0);
-    if (occ) {
-      const unsigned long long at = base + __popc(ballot & ((1u << lane) - 1u));
-      g_keys[at] = t_keys[s];
-      g_vals[at] = t_vals[s];
-      g_idx[at] = t_idx[s];
-    }
-  }
+  emit_slots(t_keys, t_vals, t_idx, S, g_keys, g_vals, g_idx, g_count);
 }
 
 /// Records moved, not atomics: in rounds of CH records a CTA, each CTA routes its records to their
@@ -171,11 +182,7 @@ __global__ void __launch_bounds__(1024, 1)
   float* in_vals = reinterpret_cast<float*>(in_keys + CAP);
   std::uint32_t* in_idx = reinterpret_cast<std::uint32_t*>(in_vals + CAP);
   unsigned* in_count = in_idx + CAP;
-  for (int t = threadIdx.x; t < S; t += blockDim.x) {
-    t_keys[t] = empty_key;
-    t_vals[t] = 0.0f;
-    t_idx[t] = 0xffffffffu;
-  }
+  clear_slots(t_keys, t_vals, t_idx, S);
   if (threadIdx.x == 0) *in_count = 0;
   cluster.sync();
   const int bucket = static_cast<int>(blockIdx.x / C);
@@ -248,21 +255,7 @@ __global__ void __launch_bounds__(1024, 1)
     if (threadIdx.x == 0) *in_count = 0;
     cluster.sync();  // inboxes empty before the next round's routing
   }
-  // the CTA's occupied slots to the group list, a warp's together
-  for (int s0 = 0; s0 < S; s0 += blockDim.x) {
-    const int t = s0 + threadIdx.x;
-    const bool occ = t < S && t_keys[t] != empty_key;
-    const unsigned ballot = __ballot_sync(0xffffffffu, occ);
-    unsigned long long base = 0;
-    if (lane == 0 && ballot) base = atomicAdd(g_count, static_cast<unsigned long long>(__popc(ballot)));
-    base = __shfl_sync(0xffffffffu, base, 0);
-    if (occ) {
-      const unsigned long long at = base + __popc(ballot & ((1u << lane) - 1u));
-      g_keys[at] = t_keys[t];
-      g_vals[at] = t_vals[t];
-      g_idx[at] = t_idx[t];
-    }
-  }
+  emit_slots(t_keys, t_vals, t_idx, S, g_keys, g_vals, g_idx, g_count);
 }
 
 /// The floor: each record read once (12 bytes), summed so the loads stay.

@@ -13,7 +13,7 @@
 // the partitioned build, and copy_if's count on the stream.
 //
 // Catch2's assertions are not thread-safe: worker threads collect failures that the test thread
-// reports (as concurrency_checks.cuh does).
+// reports (concurrency_checks.cuh's `failures`, with its upload / download helpers).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
@@ -32,6 +31,7 @@
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
+#include "concurrency_checks.cuh"  // failures, cuda_ok, upload, download
 #include "device_checks.cuh"
 
 namespace {
@@ -39,35 +39,10 @@ namespace {
 using u32 = std::uint32_t;
 using i64 = std::int64_t;
 
-void ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e));
-}
-
-/// Failures seen by worker threads (the first 20 lines kept).
-class failures {
- public:
-  void add(const std::string& s) {
-    std::lock_guard<std::mutex> lock(m_);
-    ++count_;
-    if (lines_.size() < 20) lines_.push_back(s);
-  }
-  int count() const {
-    std::lock_guard<std::mutex> lock(m_);
-    return count_;
-  }
-  std::string report() const {
-    std::lock_guard<std::mutex> lock(m_);
-    std::ostringstream os;
-    os << count_ << " failure(s)";
-    for (auto& l : lines_) os << "\n  " << l;
-    return os.str();
-  }
-
- private:
-  mutable std::mutex m_;
-  int count_ = 0;
-  std::vector<std::string> lines_;
-};
+using algo_test::conc::cuda_ok;
+using algo_test::conc::download;
+using algo_test::conc::failures;
+using algo_test::conc::upload;
 
 /// Device memory of one thread, reused by its jobs (bytes grow as needed).
 class dbuf {
@@ -82,9 +57,9 @@ class dbuf {
   T* as(std::size_t n) {
     const std::size_t b = std::max<std::size_t>(n * sizeof(T), 16);
     if (b > bytes_) {
-      if (p_) ok(cudaFree(p_), "cudaFree");
+      if (p_) cuda_ok(cudaFree(p_), "cudaFree");
       p_ = nullptr;
-      ok(cudaMalloc(&p_, b), "cudaMalloc");
+      cuda_ok(cudaMalloc(&p_, b), "cudaMalloc");
       bytes_ = b;
     }
     return static_cast<T*>(p_);
@@ -94,18 +69,6 @@ class dbuf {
   void* p_ = nullptr;
   std::size_t bytes_ = 0;
 };
-
-template <class T>
-void put(T* d, const std::vector<T>& h, cudaStream_t s) {
-  if (!h.empty()) ok(cudaMemcpyAsync(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s), "H2D");
-}
-template <class T>
-std::vector<T> get(const T* d, std::size_t n, cudaStream_t s) {
-  std::vector<T> h(n);
-  if (n) ok(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s), "D2H");
-  ok(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-  return h;
-}
 
 /// "" when equal (bitwise for floats), else the first difference.
 template <class T>
@@ -184,21 +147,36 @@ struct buffers {
   dbuf keys, vals, fvals, offs, out, out2, fout, fout2, kout, count;
 };
 
+/// The keyed jobs' inputs: keys in runs of about `mean`, unsigned and float values, on the host and
+/// in the thread's buffers.
+struct keyed_inputs {
+  std::vector<int> hk;
+  std::vector<u32> hv;
+  std::vector<float> hf;
+  int* k;
+  u32* v;
+  float* f;
+  keyed_inputs(std::size_t n, std::size_t mean, buffers& b, cudaStream_t s, std::mt19937_64& g)
+      : hk(run_keys(n, mean, g)), hv(random_u32(n, g)), hf(random_f32(n, g)), k(b.keys.as<int>(n)),
+        v(b.vals.as<u32>(n)), f(b.fvals.as<float>(n)) {
+    upload(k, hk, s);
+    upload(v, hv, s);
+    upload(f, hf, s);
+  }
+};
+
 /// One call of `j` on n elements, checked; "" when right.
 template <class Policy>
 std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19937_64& g) {
   const cudaStream_t s = p.stream;
   switch (j) {
     case job::scan_by_key: {
-      const auto hk = run_keys(n, 1 + g() % 3000, g);
-      const auto hv = random_u32(n, g);
-      const auto hf = random_f32(n, g);
-      int* k = b.keys.as<int>(n);
-      u32* v = b.vals.as<u32>(n);
-      float* f = b.fvals.as<float>(n);
-      put(k, hk, s);
-      put(v, hv, s);
-      put(f, hf, s);
+      const keyed_inputs in(n, 1 + g() % 3000, b, s, g);
+      const auto& hk = in.hk;
+      const auto& hv = in.hv;
+      int* k = in.k;
+      u32* v = in.v;
+      float* f = in.f;
       u32* o = b.out.as<u32>(n);
       float* fo = b.fout.as<float>(n);
       float* fo2 = b.fout2.as<float>(n);
@@ -207,20 +185,17 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
       algo::inclusive_scan_by_key(p, k, k + n, f, fo2);
       std::vector<u32> want(n);
       for (std::size_t i = 0; i < n; ++i) want[i] = (i && hk[i] == hk[i - 1]) ? want[i - 1] + hv[i] : hv[i];
-      std::string bad = differ(get(o, n, s), want);
-      if (bad.empty()) bad = differ(get(fo2, n, s), get(fo, n, s));
+      std::string bad = differ(download(o, n, s), want);
+      if (bad.empty()) bad = differ(download(fo2, n, s), download(fo, n, s));
       return bad;
     }
     case job::reduce_by_key: {
-      const auto hk = run_keys(n, 1 + g() % 5000, g);
-      const auto hv = random_u32(n, g);
-      const auto hf = random_f32(n, g);
-      int* k = b.keys.as<int>(n);
-      u32* v = b.vals.as<u32>(n);
-      float* f = b.fvals.as<float>(n);
-      put(k, hk, s);
-      put(v, hv, s);
-      put(f, hf, s);
+      const keyed_inputs in(n, 1 + g() % 5000, b, s, g);
+      const auto& hk = in.hk;
+      const auto& hv = in.hv;
+      int* k = in.k;
+      u32* v = in.v;
+      float* f = in.f;
       int* ko = b.kout.as<int>(n);
       u32* o = b.out.as<u32>(n);
       float* fo = b.fout.as<float>(n);
@@ -238,14 +213,14 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
           wv.push_back(hv[i]);
         }
       }
-      const auto hc = get(c, 3, s);
+      const auto hc = download(c, 3, s);
       const i64 m = static_cast<i64>(wk.size());
       if (hc[0] != m || hc[1] != m || hc[2] != m)
         return "counts " + std::to_string(hc[0]) + ", " + std::to_string(hc[1]) + ", " + std::to_string(hc[2]) +
                ", want " + std::to_string(m);
-      std::string bad = differ(get(ko, wk.size(), s), wk);
-      if (bad.empty()) bad = differ(get(o, wv.size(), s), wv);
-      if (bad.empty()) bad = differ(get(fo2, wv.size(), s), get(fo, wv.size(), s));
+      std::string bad = differ(download(ko, wk.size(), s), wk);
+      if (bad.empty()) bad = differ(download(o, wv.size(), s), wv);
+      if (bad.empty()) bad = differ(download(fo2, wv.size(), s), download(fo, wv.size(), s));
       return bad;
     }
     case job::segmented_reduce_long:
@@ -266,9 +241,9 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
       int* off = b.offs.as<int>(S + 1);
       u32* v = b.vals.as<u32>(n);
       float* f = b.fvals.as<float>(n);
-      put(off, ho, s);
-      put(v, hv, s);
-      put(f, hf, s);
+      upload(off, ho, s);
+      upload(v, hv, s);
+      upload(f, hf, s);
       if (j == job::segmented_scan) {
         u32* o = b.out.as<u32>(n);
         float* fo = b.fout.as<float>(n);
@@ -279,8 +254,8 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
         std::vector<u32> want(n);
         for (std::size_t k = 0; k < S; ++k)
           for (int i = ho[k]; i < ho[k + 1]; ++i) want[i] = i > ho[k] ? want[i - 1] + hv[i] : hv[i];
-        std::string bad = differ(get(o, n, s), want);
-        if (bad.empty()) bad = differ(get(fo2, n, s), get(fo, n, s));
+        std::string bad = differ(download(o, n, s), want);
+        if (bad.empty()) bad = differ(download(fo2, n, s), download(fo, n, s));
         return bad;
       }
       u32* o = b.out.as<u32>(S);
@@ -292,8 +267,8 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
       std::vector<u32> want(S, 7u);
       for (std::size_t k = 0; k < S; ++k)
         for (int i = ho[k]; i < ho[k + 1]; ++i) want[k] += hv[i];
-      std::string bad = differ(get(o, S, s), want);
-      if (bad.empty()) bad = differ(get(fo2, S, s), get(fo, S, s));
+      std::string bad = differ(download(o, S, s), want);
+      if (bad.empty()) bad = differ(download(fo2, S, s), download(fo, S, s));
       return bad;
     }
     case job::group_reduce: {
@@ -305,8 +280,8 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
       const auto hv = random_u32(n, g);
       u32* k = b.keys.as<u32>(n);
       u32* v = b.vals.as<u32>(n);
-      put(k, hk, s);
-      put(v, hv, s);
+      upload(k, hk, s);
+      upload(v, hv, s);
       u32* ko = b.kout.as<u32>(n);
       u32* o = b.out.as<u32>(n);
       const i64 got = algo::group_reduce(p, k, k + n, v, ko, o);
@@ -324,24 +299,24 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
       }
       if (got != static_cast<i64>(wk.size()))
         return "groups " + std::to_string(got) + ", want " + std::to_string(wk.size());
-      std::string bad = differ(get(ko, wk.size(), s), wk);
-      if (bad.empty()) bad = differ(get(o, wv.size(), s), wv);
+      std::string bad = differ(download(ko, wk.size(), s), wk);
+      if (bad.empty()) bad = differ(download(o, wv.size(), s), wv);
       return bad;
     }
     case job::copy_if: {
       const auto hv = random_u32(n, g);
       u32* v = b.vals.as<u32>(n);
-      put(v, hv, s);
+      upload(v, hv, s);
       u32* o = b.out.as<u32>(n);
       i64* c = b.count.as<i64>(1);
       algo::copy_if_into(p, v, v + n, o, c, keep_third{});
       std::vector<u32> want;
       for (auto x : hv)
         if (keep_third{}(x)) want.push_back(x);
-      const auto hc = get(c, 1, s);
+      const auto hc = download(c, 1, s);
       if (hc[0] != static_cast<i64>(want.size()))
         return "count " + std::to_string(hc[0]) + ", want " + std::to_string(want.size());
-      return differ(get(o, want.size(), s), want);
+      return differ(download(o, want.size(), s), want);
     }
     default:
       return "unknown job";
@@ -365,7 +340,7 @@ report stress(int threads, int rounds, int max_log2, std::uint64_t seed) {
     pool.emplace_back([&, t] {
       try {
         cudaStream_t s = t == 0 ? cudaStreamPerThread : nullptr;
-        if (t > 1) ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+        if (t > 1) cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
         {
           buffers b;
           std::mt19937_64 g(seed * 7919 + static_cast<std::uint64_t>(t));
@@ -384,7 +359,7 @@ report stress(int threads, int rounds, int max_log2, std::uint64_t seed) {
               fails.add(what.str() + ": threw " + ex.what());
             }
           }
-          ok(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+          cuda_ok(cudaStreamSynchronize(s), "cudaStreamSynchronize");
         }
         if (t > 1) cudaStreamDestroy(s);
       } catch (const std::exception& ex) {
