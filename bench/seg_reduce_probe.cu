@@ -60,7 +60,8 @@ namespace seg = algo::detail::segmented;
 template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op>
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     each_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op) {
-  __shared__ typename Agent::storage smem;
+  __shared__ typename Agent::loop_storage smem;
+  typename Agent::looped loop{smem};
   const long long k = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
   if (k >= segments) return;
   const long long a = static_cast<long long>(offsets[k]), b = static_cast<long long>(offsets[k + 1]);
@@ -69,7 +70,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     return;
   }
   const algo::detail::cuda::maybe_value<Acc> part =
-      seg::segment_blocks::fold_segment<Agent, Tuning, Vector>(smem, first, a, b, op);
+      seg::segment_blocks::fold_segment<Agent, Tuning, Vector>(loop, first, a, b, op);
   if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
 }
 template <bool Vector, class Phase, int MinBlocks>

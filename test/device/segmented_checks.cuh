@@ -1387,6 +1387,54 @@ void check_offsets_in_memory(const Policy& policy) {
   require_device_ok("end of check_offsets_in_memory");
 }
 
+/// segmented_reduce's block per segment folds a segment as `reduce` folds the same elements: every
+/// segment of at most a reduce block's worth (4096 floats, from any alignment), over offsets in
+/// memory (the fused kernel: 600 segments of 2048-4000, some empty, from offset 0..3) and over
+/// uniform_offsets(4096) (the long path), float, bit for bit against algo::reduce of each segment
+/// with the same init. The segments' folds differ in how many warps have values (whole warps of a
+/// power of two, folded warp by warp with one barrier, or any other count, by the block's tree), and
+/// both must build the reduce's tree.
+template <class Policy>
+void check_long_matches_reduce(const Policy& policy) {
+  for (const std::int64_t first : {std::int64_t(0), std::int64_t(1), std::int64_t(3)}) {
+    const std::int64_t S = 600;
+    std::vector<std::int64_t> h_o{first};
+    std::uint64_t state = 0x2545f4914f6cdd1dull + static_cast<std::uint64_t>(first);
+    for (std::int64_t k = 0; k < S; ++k) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      std::int64_t len = 2048 + static_cast<std::int64_t>((state >> 33) % 1953);
+      if (k % 7 == 0) len = 4000;  // 32 warp tiles (from offset 0)
+      if (k % 7 == 1) len = 2048 - static_cast<std::int64_t>(h_o.back() % 4);  // 16 warp tiles from its alignment
+      if (k % 101 == 50) len = 0;
+      h_o.push_back(h_o.back() + len);
+    }
+    const std::int64_t n = h_o.back() + 5;
+    INFO("policy " << policy_name<Policy>() << ", float, offsets in memory from " << first
+                   << ", segments of 2048-4000: bit for bit as algo::reduce of each");
+    const auto h_x = random_vector<float>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(91 + first));
+    device_buffer<float> x(h_x), red(static_cast<std::size_t>(S));
+    device_buffer<std::int64_t> o(h_o);
+    algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), 0.75f);
+    const auto got = red.download();
+    std::vector<float> want;
+    for (std::int64_t k = 0; k < S; ++k)
+      want.push_back(algo::reduce(policy, x.begin() + h_o[k], x.begin() + h_o[k + 1], 0.75f));
+    CHECK(same_bits(got, want));
+  }
+  {
+    const std::int64_t L = 4096, S = 300;
+    INFO("policy " << policy_name<Policy>() << ", float, uniform_offsets(4096): bit for bit as algo::reduce of each");
+    const auto h_x = random_vector<float>(static_cast<std::size_t>(L * S), 5);
+    device_buffer<float> x(h_x), red(static_cast<std::size_t>(S));
+    const auto o = algo::uniform_offsets(L);
+    algo::segmented_reduce(policy, x.begin(), o, o + (S + 1), red.begin(), -0.5f);
+    std::vector<float> want;
+    for (std::int64_t k = 0; k < S; ++k) want.push_back(algo::reduce(policy, x.begin() + k * L, x.begin() + (k + 1) * L, -0.5f));
+    CHECK(same_bits(red.download(), want));
+  }
+  require_device_ok("end of check_long_matches_reduce");
+}
+
 /// segmented_reduce over long segments in memory, many more than the grid (algo::cuda's fused
 /// kernel: each block holds its first 32 results in shared memory until it has the offsets'
 /// verdict, then writes them and its later ones directly; here, on an H100's 660 blocks, ~60

@@ -43,6 +43,9 @@ TEST_CASE("cuda segmented_reduce: short and middling uniform segments (a group o
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }
+TEST_CASE("cuda segmented_reduce: a long segment folded as reduce folds it, bit for bit", "[cuda][segmented][long]") {
+  seg_test::check_long_matches_reduce(algo::cuda);
+}
 TEST_CASE("cuda segmented_reduce: long segments in memory, many a block (results held before the verdict)",
           "[cuda][segmented][long]") {
   seg_test::check_long_many_per_block(algo::cuda);

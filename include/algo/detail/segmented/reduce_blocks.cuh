@@ -78,14 +78,14 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
 /// The block's fold of one non-empty segment, elements [a, e) of `first` (the agent's own layout
 /// from the segment's length and, on the vector path, its misalignment); every thread calls it.
 template <class Agent, class Tuning, bool Vector, class It, class Op>
-__device__ __forceinline__ auto fold_segment(typename Agent::storage& smem, const It& first, long long a, long long e,
+__device__ __forceinline__ auto fold_segment(typename Agent::looped& loop, const It& first, long long a, long long e,
                                              Op op) {
   const It seg = first + a;
   int offset = 0;
   if constexpr (Vector) offset = misalignment(seg);
   const cuda::reduce_layout L =
       cuda::make_reduce_layout(e - a, offset, Agent::items, Agent::warps, Tuning::min_tiles_per_warp, 1);
-  return Agent{smem, seg, L}.reduce_block(op);
+  return loop.fold(seg, L, op);
 }
 
 // (MinBlocks: 0, no bound; __launch_bounds__(256, 1) takes this kernel from 38 to 61-64 registers)
@@ -94,7 +94,8 @@ template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     blocks_kernel(It first, OffIt offsets, long long base, long long segments, OutIt out, Acc init, Op op,
                   T init_as_t, speculation spec) {
-  __shared__ typename Agent::storage smem;
+  __shared__ typename Agent::loop_storage smem;
+  typename Agent::looped loop{smem};
   if (!go_ahead(spec, segments)) return;
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
     const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
@@ -102,9 +103,9 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       if (threadIdx.x == 0) out[k] = init_as_t;
       continue;
     }
-    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, b, op);
+    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(loop, first, a, b, op);
     if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
-    __syncthreads();  // the agent's shared memory serves the next segment
+    __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
   }
 }
 
@@ -244,7 +245,8 @@ template <int MinBlocks, bool Early, class Agent, class Tuning, bool Vector, cla
 __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     fused_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t, fused_args fa) {
   constexpr int threads = Agent::threads;
-  __shared__ typename Agent::storage smem;
+  __shared__ typename Agent::loop_storage smem;
+  typename Agent::looped loop{smem};
   __shared__ long long s_bad[threads / 32], s_long[threads / 32];
   __shared__ int s_go;
   constexpr int ring = fused_ring<Acc>;
@@ -323,7 +325,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
         else s_held_empty[i] = 1;
       }
     } else {
-      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(smem, first, a, e, op);
+      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(loop, first, a, e, op);
       if (threadIdx.x == 0) {
         const Acc r = static_cast<Acc>(op(init, part.value));
         if (go == 1) out[k] = r;
@@ -332,7 +334,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
           s_held_empty[i] = 0;
         }
       }
-      __syncthreads();  // the agent's shared memory serves the next segment
+      __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
     }
     if (k + grid < segments) {  // the next segment's bounds
       a = static_cast<long long>(offsets[k + grid]);

@@ -42,15 +42,16 @@ template <class Agent, class It, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Agent::threads)
     blocks_kernel(It first, long long length, long long segments, cuda::reduce_layout L, OutIt out, T init, Op op,
                   T* partials) {
-  __shared__ typename Agent::storage smem;
+  __shared__ typename Agent::loop_storage smem;
+  typename Agent::looped loop{smem};
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
-    const cuda::maybe_value<T> part = Agent{smem, first + k * length, L}.reduce_block(op);
+    const cuda::maybe_value<T> part = loop.fold(first + k * length, L, op);
     if (threadIdx.x == 0) {
       // every block of a segment has elements: the layout gives a block tiles only while some remain
       if (gridDim.x == 1) out[k] = part.has ? static_cast<T>(op(init, part.value)) : init;
       else partials[k * gridDim.x + blockIdx.x] = part.value;
     }
-    __syncthreads();  // the agent's shared memory serves the next segment
+    __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
   }
 }
 
@@ -81,7 +82,8 @@ template <class Agent, class Tuning, bool Vector, class It, class OffIt, class O
 __global__ void __launch_bounds__(Agent::threads)
     offsets_blocks_kernel(It first, OffIt offsets, long long base, long long segments, OutIt out, T init,
                           TOut init_as_t, Op op, T* partials) {
-  __shared__ typename Agent::storage smem;
+  __shared__ typename Agent::loop_storage smem;
+  typename Agent::looped loop{smem};
   const int chunks = static_cast<int>(gridDim.x);
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
     const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
@@ -92,12 +94,12 @@ __global__ void __launch_bounds__(Agent::threads)
     const It seg = first + a;
     const cuda::reduce_layout L = segment_layout<Agent, Tuning, Vector>(seg, b - a, chunks);
     if (static_cast<long long>(blockIdx.x) >= L.blocks) continue;  // a shorter segment: fewer blocks
-    const cuda::maybe_value<T> part = Agent{smem, seg, L}.reduce_block(op);
+    const cuda::maybe_value<T> part = loop.fold(seg, L, op);
     if (threadIdx.x == 0) {
       if (L.blocks == 1) out[k] = static_cast<T>(op(init, part.value));
       else partials[k * chunks + blockIdx.x] = part.value;
     }
-    __syncthreads();  // the agent's shared memory serves the next segment
+    __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
   }
 }
 

@@ -209,6 +209,64 @@ struct reduce_range {
     }
   }
 
+  // ---- one range after another: one barrier a range -------------------------------------------------
+  /// What a loop over ranges folds with (segmented_reduce's block-per-segment kernels): two sets of
+  /// the agent's storage, and two of one value a warp, used in turn. A fold's shared memory is
+  /// written again two folds later, after the barrier inside the fold between them, which every
+  /// warp reaches only once done with it; so the loop needs no __syncthreads() after a fold.
+  struct loop_storage {
+    storage agent[2];
+    uninitialized_array<T, warps> warp_value[2];
+  };
+
+  /// The folds of a loop over ranges, in thread 0 (has = false: an empty range). Every thread of the
+  /// block calls fold() with the same range; ranges the block skips do not count. The loop should
+  /// end each pass with __syncwarp() (no more): with no barrier at all between two folds the
+  /// compiler interleaves one fold's loads with the last one's end and needs ~60 registers, not ~40.
+  struct looped {
+    loop_storage& ls;
+    int turn = 0;
+
+    template <class Op>
+    __device__ __forceinline__ maybe_value<T> fold(It first, const reduce_layout& L, Op op) {
+      const int k = turn;
+      turn ^= 1;
+      if constexpr (Ordered) {
+        return reduce_range{ls.agent[k], first, L}.reduce_block(op);
+      } else {
+        return reduce_range{ls.agent[k], first, L}.reduce_block_whole_warps(op, ls.warp_value[k]);
+      }
+    }
+  };
+
+  /// reduce_block (commutative operators) with one barrier when the threads with values fill 2^j
+  /// whole warps (every block of a long segment but its partial ones): each such warp folds its
+  /// lanes, thread 0 folds the warp values. Both this and block_reduce build the one perfect binary
+  /// tree over the values in order (32 lanes by ascending offsets, then the 2^j warp values pairwise;
+  /// block_reduce: neighbour halving, then ascending offsets), so the value is bitwise
+  /// reduce_block's; any other count takes block_reduce, as reduce_block does.
+  template <class Op>
+  __device__ maybe_value<T> reduce_block_whole_warps(Op op, uninitialized_array<T, warps>& warp_value) const {
+    static_assert(!Ordered, "one value per lane: commutative operators only");
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const maybe_value<T> acc = reduce_block_steps(warp, op);
+    if (__ballot_sync(full_warp_mask, acc.has) == full_warp_mask) {
+      const T w = warp_t(s.warp[warp]).reduce_full(acc.value, op);
+      if (lane_index() == 0) warp_value[warp] = w;
+    }
+    const int valid = __syncthreads_count(acc.has);  // (the warps' scratch is free after it)
+    if (valid == 0) return maybe_value<T>{T{}, false};
+    const int nw = valid / 32;
+    if (valid % 32 != 0 || (nw & (nw - 1)) != 0) return maybe_value<T>{block_t(s.block).reduce(acc.value, valid, op), true};
+    // threads with values form a prefix: warps [0, nw) are whole; warp 0 folds their values
+    T x = warp_value[0];
+    if (threadIdx.x < 32) {
+      if (lane_index() < nw) x = warp_value[lane_index()];
+      x = warp_t(s.warp[0]).reduce(x, nw, op);  // nw a power of two: the perfect tree over them
+    }
+    return maybe_value<T>{x, true};
+  }
+
   /// The one-block kernel's walk (reduce_single.cuh; commutative operators): reduce_block at block 0
   /// of a one-block layout, n + offset <= warps x unroll warp tiles, in 32-bit arithmetic from n and
   /// the offset alone (no layout struct, no general loop). The same tiles go to the same lanes in the

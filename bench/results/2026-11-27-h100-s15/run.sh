@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The runs of 2026-11-27 (fifteenth session) on one H100, from the tree's root on the GPU machine:
+#   STEP=exp1    binaries built on the CPU machine and carried in build_x/ (nvcc 13.0, sm_90, the
+#                bench's flags): seg_reduce_probe against the headers before (probe_base, 74627df)
+#                and after (probe_new) the change, alternated, at L = 4096, 2048, 16384, 2^20, 256;
+#                test_cuda_segmented and test_cuda_segmented_strategies (~[large]); compute-sanitizer
+#                (ALGO_TEST_SMALL=1) memcheck, racecheck, synccheck over test_cuda_segmented [long]
+#   STEP=suite / final: as bench/results/2026-11-27-h100-s14/run.sh
+# Output: r_STEP.tar.xz + summary_STEP.txt.
+set -u
+t0=$(date +%s)
+R=$OUT/r; mkdir -p "$R"; S=$OUT/summary_${STEP:-x}.txt
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } > "$R/env_${STEP:-x}.txt"
+X=$PWD/build_x
+san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-120} compute-sanitizer --tool $tool --error-exitcode 9 $X/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
+{
+case "${STEP:-}" in
+exp1)
+  for L in 4096 2048 16384 1048576 256; do
+    for b in base new base new; do timeout 60 $X/probe_$b --L $L > "$R/probe_${L}_$b.log" 2>&1; echo "probe_$b L=$L rc $?"
+      grep -E "WRONG|refused" "$R/probe_${L}_$b.log" | cut -c1-120 | head -3
+      sed -n '/median of 3 rounds/,$p' "$R/probe_${L}_$b.log" | grep -E "cub::|offsets\)|fused kernel, 5|no check|uniform" | cut -c1-100
+      mv "$R/probe_${L}_$b.log" "$R/probe_${L}_${b}_$(date +%s).log"; done; done
+  echo "probes t+$(( $(date +%s) - t0 ))"
+  for t in test_cuda_segmented test_cuda_segmented_strategies; do timeout 240 $X/$t "~[large]" > "$R/$t.log" 2>&1
+    echo "$t rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/$t.log" | tail -1)"
+    grep -E "FAILED|failure|REQUIRE|with expansion" "$R/$t.log" | head -8; done
+  { san memcheck test_cuda_segmented "[long]"; san racecheck test_cuda_segmented "[long]"; san synccheck test_cuda_segmented "[long]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+*) echo "STEP exp1 only here; suite and final: bench/results/2026-11-27-h100-s14/run.sh" ;;
+esac
+} > "$S" 2>&1
+tar -cJf "$OUT/r_${STEP:-x}.tar.xz" -C "$OUT" r && rm -rf "$R"
+cat "$S"
