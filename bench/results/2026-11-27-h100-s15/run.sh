@@ -5,6 +5,9 @@
 #                and after (probe_new) the change, alternated, at L = 4096, 2048, 16384, 2^20, 256;
 #                test_cuda_segmented and test_cuda_segmented_strategies (~[large]); compute-sanitizer
 #                (ALGO_TEST_SMALL=1) memcheck, racecheck, synccheck over test_cuda_segmented [long]
+#   STEP=exp2    the same way: probe_base / probe_r1 (5eb7776) / probe_pf alternated at L = 4096,
+#                2048, 256, 1024, 32; test_cuda_segmented [long],[offsets],[uniform]; racecheck of
+#                [long], memcheck of [uniform]
 #   STEP=suite / final: as bench/results/2026-11-27-h100-s14/run.sh
 # Output: r_STEP.tar.xz + summary_STEP.txt.
 set -u
@@ -26,6 +29,20 @@ exp1)
     echo "$t rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/$t.log" | tail -1)"
     grep -E "FAILED|failure|REQUIRE|with expansion" "$R/$t.log" | head -8; done
   { san memcheck test_cuda_segmented "[long]"; san racecheck test_cuda_segmented "[long]"; san synccheck test_cuda_segmented "[long]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+exp2)
+  # base (74627df), r1 (5eb7776: one barrier a segment), pf (r1 + the next segment's bounds read
+  # during the fold, the groups' rows loaded together)
+  for L in 4096 2048 256 1024 32; do
+    for b in base r1 pf base r1 pf; do timeout 60 $X/probe_$b --L $L > "$R/probe.log" 2>&1; echo "probe_$b L=$L rc $?"
+      grep -E "WRONG|refused" "$R/probe.log" | grep -v "^check fused" | cut -c1-120 | head -3
+      sed -n '/median of 3 rounds/,$p' "$R/probe.log" | grep -E "cub::|offsets\)|blocks kernel over|uniform" | cut -c1-100
+      mv "$R/probe.log" "$R/probe_${L}_${b}_$(date +%s).log"; done; done
+  echo "probes t+$(( $(date +%s) - t0 ))"
+  timeout 200 $X/test_cuda_segmented "[long],[offsets],[uniform]" > "$R/test_cuda_segmented.log" 2>&1
+  echo "test_cuda_segmented rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/test_cuda_segmented.log" | tail -1)"
+  grep -E "FAILED|failure|REQUIRE|with expansion" "$R/test_cuda_segmented.log" | head -8
+  { san racecheck test_cuda_segmented "[long]"; san memcheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 *) echo "STEP exp1 only here; suite and final: bench/results/2026-11-27-h100-s14/run.sh" ;;
 esac
