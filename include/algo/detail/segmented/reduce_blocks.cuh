@@ -97,26 +97,15 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __shared__ typename Agent::loop_storage smem;
   typename Agent::looped loop{smem};
   if (!go_ahead(spec, segments)) return;
-  long long a = 0, b = 0;  // segment k's bounds, read during the fold before it
-  if (blockIdx.y < segments) {
-    a = static_cast<long long>(offsets[blockIdx.y]) - base;
-    b = static_cast<long long>(offsets[blockIdx.y + 1]) - base;
-  }
   for (long long k = blockIdx.y; k < segments; k += gridDim.y) {
-    long long na = 0, nb = 0;
-    if (k + gridDim.y < segments) {
-      na = static_cast<long long>(offsets[k + gridDim.y]) - base;
-      nb = static_cast<long long>(offsets[k + gridDim.y + 1]) - base;
-    }
+    const long long a = static_cast<long long>(offsets[k]) - base, b = static_cast<long long>(offsets[k + 1]) - base;
     if (a == b) {  // the same for every thread of the block
       if (threadIdx.x == 0) out[k] = init_as_t;
-    } else {
-      const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(loop, first, a, b, op);
-      if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
-      __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
+      continue;
     }
-    a = na;
-    b = nb;
+    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(loop, first, a, b, op);
+    if (threadIdx.x == 0) out[k] = static_cast<Acc>(op(init, part.value));
+    __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
   }
 }
 
@@ -330,11 +319,6 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       fused_verdict_wait(fa, s_go);
       return;
     }
-    long long na = 0, ne = 0;  // the next segment's bounds, in flight during this fold
-    if (k + grid < segments) {
-      na = static_cast<long long>(offsets[k + grid]);
-      ne = static_cast<long long>(offsets[k + grid + 1]);
-    }
     if (a == e) {  // the same for every thread of the block
       if (threadIdx.x == 0) {
         if (go == 1) out[k] = init_as_t;
@@ -352,8 +336,10 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
       }
       __syncwarp();  // (Agent::looped: a warp's barrier between two folds, no more)
     }
-    a = na;
-    e = ne;
+    if (k + grid < segments) {  // the next segment's bounds
+      a = static_cast<long long>(offsets[k + grid]);
+      e = static_cast<long long>(offsets[k + grid + 1]);
+    }
     if (go < 0 && (i + 1 == ring || k + grid >= segments)) {  // the results held: wait for the verdict
       go = fused_verdict_wait(fa, s_go);
       if (go == 0) return;

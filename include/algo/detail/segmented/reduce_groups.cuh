@@ -6,11 +6,10 @@
 //            and their transform iterators when every segment starts on a 16-byte boundary; else one
 //            element), a group of G lanes (a power of two: the fewest whose row covers the
 //            segment, at most 32) reads a row of G * VI elements; a warp holds 32 / G segments;
-//   fold     each lane loads its VI elements of the next U rows (U = 1, 2 or 4: every load in
-//            flight first), then row by row: each lane folds its VI elements in order; the group
-//            folds its lanes' values pairwise, lane i with lane i + d (d = 1, 2, 4, ...: the left
-//            operand always the lower lane), so every row is folded left to right in a shape fixed
-//            by G; group lane 0 folds the rows in order and writes init op (the segment);
+//   fold     each lane folds its VI elements in order; the group folds its lanes' values pairwise,
+//            lane i with lane i + d (d = 1, 2, 4, ...: the left operand always the lower lane), so
+//            every row is folded left to right in a shape fixed by G; group lane 0 folds the rows in
+//            order and writes init op (the segment);
 //   grid     blocks of 256 threads stride over the warps' segment sets.
 // Operands keep their order (non-commutative operators are fine) and the grouping depends only on
 // L and the alignment, so floats are the same run to run. Segments of max_length and more are read
@@ -32,13 +31,9 @@ namespace algo::detail::segmented::segment_groups {
 /// reads as fast: reduce_blocks.cuh's min_mean).
 inline constexpr std::int64_t max_length = 2048;
 inline constexpr int threads = 256;
-/// Rows a lane loads before it folds any (1, 2 or 4: the segment's rows, at most 4; 4 rows cost 48
-/// registers a thread against one row's 27, so segments of one row keep one): a segment of up to 4
-/// rows (512 floats in groups of 32 lanes) has all its loads in flight together.
-inline constexpr int max_rows_in_flight = 4;
 
 // ---- groups ---------------------------------------------------------------------------------------------
-template <int VI, int U, bool Vector, class It, class OutIt, class Acc, class Op>
+template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
 __global__ void __launch_bounds__(threads)
     groups_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
   using V = typename cuda::load_traits<It>::value_type;
@@ -53,41 +48,30 @@ __global__ void __launch_bounds__(threads)
     const long long k = k0 + lane / group;
     const bool valid = k < segments;
     Acc acc{};
-    for (long long r0 = 0; r0 < length; r0 += U * row) {
-      // ---- this lane's VI elements of the next U rows: every load in flight first
-      V e[U][VI];
-      bool mine[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const long long i0 = r0 + u * row + static_cast<long long>(g_lane) * VI;
-        mine[u] = valid && i0 < length;
-        if (mine[u]) {
-          if constexpr (Vector) {
-            cuda::load_chunk<VI, true>(first + (k * length + i0), e[u]);
-          } else {
-            e[u][0] = first[k * length + i0];
-          }
+    for (long long r = 0; r < length; r += row) {
+      // ---- this lane's VI elements of the row, folded in order
+      const long long i0 = r + static_cast<long long>(g_lane) * VI;
+      const bool mine = valid && i0 < length;
+      Acc v{};
+      if (mine) {
+        V e[VI];
+        if constexpr (Vector) {
+          cuda::load_chunk<VI, true>(first + (k * length + i0), e);
+        } else {
+          e[0] = first[k * length + i0];
         }
+        v = static_cast<Acc>(e[0]);
+#pragma unroll
+        for (int j = 1; j < VI; ++j) v = op(v, e[j]);
       }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        if (r0 + u * row >= length) break;  // (the same for every lane)
-        // ---- the lane's elements of row u, folded in order
-        Acc v{};
-        if (mine[u]) {
-          v = static_cast<Acc>(e[u][0]);
-#pragma unroll
-          for (int j = 1; j < VI; ++j) v = op(v, e[u][j]);
-        }
-        // ---- the group's lanes, pairwise, the lower lane on the left (lanes past the end hold nothing)
-        for (int d = 1; d < group; d *= 2) {
-          const Acc other = cuda::shfl_down(v, static_cast<unsigned>(d), cuda::full_warp_mask, group);
-          const int other_has = __shfl_down_sync(cuda::full_warp_mask, mine[u] ? 1 : 0, static_cast<unsigned>(d), group);
-          if ((g_lane & (2 * d - 1)) == 0 && mine[u] && other_has) v = op(v, other);
-        }
-        // ---- the rows, in order (group lane 0; the first row always has elements)
-        if (g_lane == 0 && valid) acc = r0 + u * row == 0 ? v : op(acc, v);
+      // ---- the group's lanes, pairwise, the lower lane on the left (lanes past the end hold nothing)
+      for (int d = 1; d < group; d *= 2) {
+        const Acc other = cuda::shfl_down(v, static_cast<unsigned>(d), cuda::full_warp_mask, group);
+        const int other_has = __shfl_down_sync(cuda::full_warp_mask, mine ? 1 : 0, static_cast<unsigned>(d), group);
+        if ((g_lane & (2 * d - 1)) == 0 && mine && other_has) v = op(v, other);
       }
+      // ---- the rows, in order (group lane 0; the first row always has elements)
+      if (g_lane == 0 && valid) acc = r == 0 ? v : op(acc, v);
     }
     if (g_lane == 0 && valid) out[k] = static_cast<Acc>(op(init, acc));
   }
@@ -104,14 +88,8 @@ void run(const char* name, const device_policy_base& policy, It first, std::int6
   std::int64_t blocks = (segments + per_block - 1) / per_block;
   const std::int64_t cap = static_cast<std::int64_t>(cuda::current_device_info().sm_count) * 16;  // 2 waves of 8
   if (blocks > cap) blocks = cap;
-  const std::int64_t rows = (length + group * VI - 1) / (group * VI);
-  const auto launch = [&](auto kernel) {
-    kernel<<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
-        first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
-  };
-  if (rows >= max_rows_in_flight) launch(groups_kernel<VI, max_rows_in_flight, Vector, It, OutIt, Acc, Op>);
-  else if (rows >= 2) launch(groups_kernel<VI, 2, Vector, It, OutIt, Acc, Op>);
-  else launch(groups_kernel<VI, 1, Vector, It, OutIt, Acc, Op>);
+  groups_kernel<VI, Vector, It, OutIt, Acc, Op><<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
+      first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
   cuda::check_launch(name, "segment_groups::groups_kernel");
 }
 
