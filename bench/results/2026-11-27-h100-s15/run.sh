@@ -8,7 +8,10 @@
 #   STEP=exp2    the same way: probe_base / probe_r1 (5eb7776) / probe_pf alternated at L = 4096,
 #                2048, 256, 1024, 32; test_cuda_segmented [long],[offsets],[uniform]; racecheck of
 #                [long], memcheck of [uniform]
-#   STEP=suite / final: as bench/results/2026-11-27-h100-s14/run.sh
+#   STEP=final   carried binaries: seg_reduce_probe of 5eb7776 (r1) and of version 3 (u) alternated
+#                at L = 2048, 4096, 16384; test_cuda_segmented [long] (version 3);
+#                test_families_threads and its memcheck; the full bench of version 3 and of r1
+#                (cuCollections' row included); select_bench 2^10-2^28
 # Output: r_STEP.tar.xz + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -44,7 +47,30 @@ exp2)
   grep -E "FAILED|failure|REQUIRE|with expansion" "$R/test_cuda_segmented.log" | head -8
   { san racecheck test_cuda_segmented "[long]"; san memcheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
-*) echo "STEP exp1 only here; suite and final: bench/results/2026-11-27-h100-s14/run.sh" ;;
+final)
+  # carried binaries, built on the CPU machine with the build's own flags (sm_90, stripped):
+  # bench_r1 / probe_r1 (5eb7776's library code), bench_u / probe_u / test_cuda_segmented (version 3:
+  # a block a segment when the host decided), select_bench and test_families_threads (r1)
+  for L in 2048 4096 16384; do
+    for b in r1 u r1 u; do timeout 60 $X/probe_$b --L $L > "$R/probe.log" 2>&1; echo "probe_$b L=$L rc $?"
+      grep -E "WRONG|refused" "$R/probe.log" | grep -v "^check fused" | cut -c1-120 | head -3
+      sed -n '/median of 3 rounds/,$p' "$R/probe.log" | grep -E "cub::|offsets\)|blocks kernel over|a block a segment, no check \(timing only\), no" | cut -c1-100
+      mv "$R/probe.log" "$R/probe_${L}_${b}_$(date +%s).log"; done; done
+  echo "probes t+$(( $(date +%s) - t0 ))"
+  timeout 150 $X/test_cuda_segmented "[long]" > "$R/test_cuda_segmented.log" 2>&1
+  echo "test_cuda_segmented (version 3) [long] rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/test_cuda_segmented.log" | tail -1)"
+  grep -E "FAILED|failure|REQUIRE|with expansion" "$R/test_cuda_segmented.log" | head -8
+  timeout 60 $X/test_families_threads > "$R/test_families_threads.log" 2>&1
+  echo "test_families_threads rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/test_families_threads.log" | tail -1)"
+  SAN_LIMIT=150 san memcheck test_families_threads "[threads]" 2>&1 | tee "$R/sanitizer.txt"
+  for b in u r1; do
+    timeout ${BENCH_LIMIT:-120} $X/bench_$b --csv "$R/bench_$b.csv" --commit "${ALGO_COMMIT:-unknown}-$b" > "$R/bench_$b.log" 2>&1
+    echo "bench_$b rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "^ *segmented_reduce " "$R/bench_$b.log" | grep -E " cub |algo::cuda offsets  |algo::cuda  |gemv|uniform" | cut -c1-120; done
+  timeout 60 $X/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/select.log" 2>&1
+  echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
+  ;;
+*) echo "STEP: exp1, exp2 or final" ;;
 esac
 } > "$S" 2>&1
 tar -cJf "$OUT/r_${STEP:-x}.tar.xz" -C "$OUT" r && rm -rf "$R"

@@ -13,10 +13,11 @@
 //            that launch is not possible, the blocks kernel is queued behind a separate check
 //            (`speculation`): its blocks read the verdict on the device and write nothing unless
 //            it holds, so the host's wait overlaps the kernel instead of preceding it.
-//   blocks   a grid of the blocks that fit on the device at once, each taking segments k, k + grid,
-//            ...: reads offsets[k] and offsets[k + 1], lays the segment out for one block (on the
-//            device: the segment's misalignment to 16 bytes is known only there), folds it, writes
-//            init op fold (init itself, as T, for an empty segment, as the merge path does).
+//   blocks   a block a segment (behind a check on the device: the blocks that fit at once, each
+//            taking segments k, k + grid, ...): reads offsets[k] and offsets[k + 1], lays the
+//            segment out for one block (on the device: the segment's misalignment to 16 bytes is
+//            known only there), folds it, writes init op fold (init itself, as T, for an empty
+//            segment, as the merge path does).
 // The grouping depends only on the segment's length and alignment, so floats are the same run to
 // run.
 #pragma once
@@ -458,7 +459,11 @@ void run(const char* name, const device_policy_base& policy, It first, OffIt off
   const auto kernel = blocks_kernel<Agent, Tuning, Vector, MinBlocks, It, OffIt, OutIt, Acc, Op, T>;
   const long long resident = cuda::resident_blocks<blocks_key<Agent, decltype(kernel)>>(
       name, kernel, Agent::threads, Tuning::max_blocks_per_sm);
-  long long rows = segments < resident ? segments : resident;
+  // decided on the host (uniform_offsets, or offsets already checked): a block a segment (up to
+  // 65535 rows, then each block takes several); queued behind a check, only the blocks that fit at
+  // once, each reading the verdict once
+  const long long cap = spec.check ? resident : 65535;
+  long long rows = segments < cap ? segments : cap;
   if (rows > 65535) rows = 65535;
   kernel<<<dim3(1, static_cast<unsigned>(rows)), Agent::threads, 0, policy.stream>>>(
       first, offsets, static_cast<long long>(base), static_cast<long long>(segments), out, init, Op{raw_op},
