@@ -12,6 +12,7 @@
 #                at L = 2048, 4096, 16384; test_cuda_segmented [long] (version 3);
 #                test_families_threads and its memcheck; the full bench of version 3 and of r1
 #                (cuCollections' row included); select_bench 2^10-2^28
+#   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r_STEP.tar.xz + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -70,7 +71,22 @@ final)
   timeout 60 $X/select_bench --min-log2 10 --max-log2 28 --csv "$R/select.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/select.log" 2>&1
   echo "select_bench rc $? t+$(( $(date +%s) - t0 ))"
   ;;
-*) echo "STEP: exp1, exp2 or final" ;;
+suite)
+  # everything but the bench built on the GPU machine (scripts/common.sh's algo_configure: the cuda
+  # preset, sm_90, tests and examples, OpenACC off), then the whole CTest suite
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  timeout ${BUILD_LIMIT:-330} ninja -C /tmp/fb -k 0 -j 16 all > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
+  echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  timeout ${TEST_LIMIT:-200} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  ;;
+*) echo "STEP: exp1, exp2, final or suite" ;;
 esac
 } > "$S" 2>&1
 tar -cJf "$OUT/r_${STEP:-x}.tar.xz" -C "$OUT" r && rm -rf "$R"
