@@ -129,9 +129,10 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
 // q, q + G, ..., q = (b - C) mod G), so the check's time fills their slack. The grid is
 // cooperative (every block resident at once), so waiting for the checkers' slots always ends.
 // Before 2026-11-27 every block read every slot before its first segment: 0.0949-0.0956 ms of GPU
-// time against 0.0924-0.0930 now, the blocks kernel without a check 0.0887-0.0889, CUB 0.0876
-// (2^26 f32, 4096 elements a segment, seg_reduce_probe, H100; what stays is not the cooperative
-// launch, which an ordinary one times the same, nor the wait: bench/notes/keys_segments.md).
+// time against 0.0924-0.0930 after, 0.0912-0.0914 with one barrier a segment (Agent::looped); the
+// blocks kernel without a check 0.0882-0.0885, CUB 0.0876-0.0878 (2^26 f32, 4096 elements a
+// segment, seg_reduce_probe, H100; what stays is not the cooperative launch, which an ordinary one
+// times the same, nor the wait: bench/notes/keys_segments.md).
 
 /// One block's share of the check, published with the call's tag.
 struct check_slot {
