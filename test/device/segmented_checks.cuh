@@ -1390,10 +1390,10 @@ void check_offsets_in_memory(const Policy& policy) {
 /// segmented_reduce's block per segment folds a segment as `reduce` folds the same elements: every
 /// segment of at most a reduce block's worth (4096 floats, from any alignment), over offsets in
 /// memory (the fused kernel: 600 segments of 2048-4000, some empty, from offset 0..3) and over
-/// uniform_offsets(4096) (300 segments: a block a segment), float, bit for bit against algo::reduce of each segment
-/// with the same init. The segments' folds differ in how many warps have values (whole warps of a
-/// power of two, folded warp by warp with one barrier, or any other count, by the block's tree), and
-/// both must build the reduce's tree.
+/// uniform_offsets(4096) (300 segments: a block a segment), float, bit for bit against
+/// algo::reduce of each segment with the same init. The segments' folds differ in how many warps
+/// have values (whole warps of a power of two, folded warp by warp with one barrier, or any other
+/// count, by the block's tree), and both must build the reduce's tree.
 template <class Policy>
 void check_long_matches_reduce(const Policy& policy) {
   for (const std::int64_t first : {std::int64_t(0), std::int64_t(1), std::int64_t(3)}) {
