@@ -45,6 +45,8 @@ TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per se
 }
 TEST_CASE("cuda segmented_reduce: a long segment folded as reduce folds it, bit for bit", "[cuda][segmented][long]") {
   seg_test::check_long_matches_reduce(algo::cuda);
+  // the warps' folds in volatile shared memory instead of shuffles (the same tree)
+  seg_test::check_long_matches_reduce(algo::cuda.with(algo::warp_phase::smem));
 }
 TEST_CASE("cuda segmented_reduce: long segments in memory, many a block (results held before the verdict)",
           "[cuda][segmented][long]") {
