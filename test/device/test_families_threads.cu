@@ -31,7 +31,7 @@
 #include <algo/algo.hpp>
 
 #include "catch.hpp"
-#include "concurrency_checks.cuh"  // failures, cuda_ok, upload, download
+#include "concurrency_checks.cuh"  // failures, cuda_ok, upload, download, stress_report
 #include "device_checks.cuh"
 
 namespace {
@@ -42,6 +42,7 @@ using i64 = std::int64_t;
 using algo_test::conc::cuda_ok;
 using algo_test::conc::download;
 using algo_test::conc::failures;
+using algo_test::conc::stress_report;
 using algo_test::conc::upload;
 
 /// Device memory of one thread, reused by its jobs (bytes grow as needed).
@@ -323,16 +324,10 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
   }
 }
 
-struct report {
-  int calls = 0;
-  int failed = 0;
-  std::string text;
-};
-
 /// `threads` host threads: thread 0 on the per-thread default stream, thread 1 on the legacy
 /// default stream, the others on non-blocking streams of their own; each runs `rounds` random jobs
 /// of 1 .. 2^max_log2 elements (log-uniform; the long segments more).
-report stress(int threads, int rounds, int max_log2, std::uint64_t seed) {
+stress_report stress(int threads, int rounds, int max_log2, std::uint64_t seed) {
   failures fails;
   std::atomic<int> calls{0};
   std::vector<std::thread> pool;
@@ -376,16 +371,16 @@ report stress(int threads, int rounds, int max_log2, std::uint64_t seed) {
 TEST_CASE("cuda families from 8 host threads: keyed, segmented, group-by, copy_if, exact and bit for bit",
           "[cuda][threads]") {
   const bool small = algo_test::small_run();
-  const report r = stress(8, small ? 6 : 40, small ? 14 : 22, 20261127);
-  INFO(r.calls << " calls: " << r.text);
+  const stress_report r = stress(8, small ? 6 : 40, small ? 14 : 22, 20261127);
+  INFO(r.calls << " calls: " << r.failures);
   CHECK(r.calls > 0);
   REQUIRE(r.failed == 0);
 }
 
 TEST_CASE("cuda families: one thread alone, the same jobs (the reference for the threaded run's failures)",
           "[cuda][threads]") {
-  const report r = stress(1, algo_test::small_run() ? 8 : 40, algo_test::small_run() ? 14 : 22, 11);
-  INFO(r.calls << " calls: " << r.text);
+  const stress_report r = stress(1, algo_test::small_run() ? 8 : 40, algo_test::small_run() ? 14 : 22, 11);
+  INFO(r.calls << " calls: " << r.failures);
   CHECK(r.calls > 0);
   REQUIRE(r.failed == 0);
 }
