@@ -13,6 +13,8 @@
 //                               scatter passes by hash bits, each partition aggregated in shared memory)
 //   one table (no switch)       the default forced to one table (the build before item 5)
 //   partitioned (forced)        the default forced to the partitioned build
+//   partitioned, no hot keys    the same without its hot keys (partitioned.cuh: every record
+//                               through the scatter passes, as before the hot keys)
 //   algo::cuda deterministic    exact float sums (i64: the same table as the default)
 //   algo::cuda locked_chaining  CUDA by Example's table (f32, uniform keys only; one timed run: on
 //                               Zipf keys it took 148 s at m = 1024, every record waiting on one lock)
@@ -87,6 +89,10 @@ struct one_table : algo::detail::group::oa_tuning {
 /// ... and always the partitioned build (detail/group/partitioned.cuh).
 struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
+};
+/// ... the same without its hot keys (every record through the scatter passes).
+struct partitioned_no_hot : partitioned {
+  static constexpr bool hot_keys = false;
 };
 
 template <class Tuning, class V>
@@ -184,6 +190,9 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda partitioned, no hot keys", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::partitioned_no_hot>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

@@ -356,8 +356,9 @@ struct forced_partitions : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
 
-/// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (a hot key's
-/// partition spans several chunks: the overflow table), all equal (one partition of every record),
+/// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
+/// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
+/// hot key),
 /// at sizes around the scatter's 2048-record tiles, the aggregate's 3072-record chunks and the
 /// place pass's 2048-position spans, one and two scatter passes (n up to 2^19 takes one); groups
 /// in first-appearance order against the host reference.
@@ -367,8 +368,11 @@ void check_partitioned() {
     dist d;
     std::int64_t m;
   };
+  // (hot keys, those seen twice in the first 8192 records: none, some, all; 4096 keys: more than
+  // the 1024 the hot table takes, the others through the passes)
   const c_t cs[] = {{dist::all_distinct, 0}, {dist::uniform, 1 << 16}, {dist::uniform, 1 << 20},
-                    {dist::skewed, 5000},    {dist::all_equal, 1},     {dist::uniform, 10}};
+                    {dist::skewed, 5000},    {dist::all_equal, 1},     {dist::uniform, 10},
+                    {dist::uniform, 4096}};
   for (const c_t& c : cs)
     for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097),
                                  std::int64_t(3 * 2048 + 1), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
@@ -511,7 +515,8 @@ TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[c
 }
 
 // ---- clustered keys through the default's sample (detail/group/partitioned.cuh) ----------------------
-TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and distinct ones between; sorted keys",
+TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and distinct ones between; sorted keys; "
+          "Zipf-like keys over 2^24",
           "[cuda][group][sample]") {
   const std::int64_t n = (std::int64_t(1) << 18) + 5;  // sampled (2^18 records or more)
   const std::int64_t stride = n / 4096;
@@ -524,8 +529,11 @@ TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and d
                                              : static_cast<std::int32_t>(1000 + i);
     sorted[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(i / 4);  // runs of 4, in order
   }
+  // skewed keys over 2^24: the sample's singletons over 60 % and repeats on hot keys, so the
+  // partitioned build with its hot keys (oa_tuning::partition_skew)
+  std::vector<std::int32_t> zipf = make_keys(dist::skewed, n, std::int64_t(1) << 24, 991);
   const auto hv = make_values<std::int32_t>(n, 77);
-  for (const auto* hk : {&hot, &sorted}) {
+  for (const auto* hk : {&hot, &sorted, &zipf}) {
     const device_buffer<std::int32_t> keys(*hk);
     const device_buffer<std::int32_t> vals(hv);
     device_buffer<std::int32_t> ko(hk->size()), vo(hk->size());
@@ -534,7 +542,9 @@ TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and d
     const std::int64_t m = algo::group_reduce(algo::cuda, keys.begin(), keys.end(), vals.begin(), ko.begin(), vo.begin());
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const auto ref = ref_group_reduce<std::int32_t>(*hk, hv, algo::plus<>{});
-    INFO((hk == &hot ? "64 keys on every 64th record, distinct ones between" : "sorted keys") << ", n = " << n);
+    INFO((hk == &hot ? "64 keys on every 64th record, distinct ones between"
+                     : hk == &sorted ? "sorted keys" : "skewed keys over 2^24")
+         << ", n = " << n);
     REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
     const auto gk = ko.download();
     const auto gv = vo.download();

@@ -70,16 +70,24 @@ struct oa_tuning {
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
   /// (H100, 2026-11-26: the partitioned build beat one table only at uniform m = 2^24, 7.8
   /// against 9.6 ms; at uniform 2^20 it lost 4.4 to 2.9, at Zipf 2^24 7.1 to 5.2: hence uniform
-  /// keys over 4096^2 / 4 = 2^22 only, and no skewed branch, partition_skew 0 = off.)
+  /// keys over 4096^2 / 4 = 2^22 only, and no skewed branch, partition_skew 0 = off.) With the hot
+  /// keys (hot_keys below) taken out of the passes, skewed keys over many more than the L2 holds
+  /// go to the partitioned build too: the first 4096 records of the bench's Zipf-like keys over
+  /// 2^24 have 62 % singletons and ~6 records a repeated key (2^20: 54 %, one table; uniform keys:
+  /// 2 a repeated key).
   static constexpr unsigned partition_singletons = 2458;  // 60 %
   static constexpr unsigned partition_repeated = 4;       // uniform keys: m > 2^22
-  static constexpr unsigned partition_skew = 0;
+  static constexpr unsigned partition_skew = 4;
   /// The partitioned build's scatter passes: blocks a multiprocessor holds (the registers are
   /// capped to fit; the shared memory takes ~36 / ~44 KB a block for 4- / 8-byte aggregates).
   /// Uncapped the scatter took 80 registers (3 blocks); at 5 blocks (48 registers, ~50 bytes of
   /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
+  /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
+  /// first 8192 records (up to 1024) aggregated by the histogram pass and skipped by the scatter
+  /// passes; false: every record goes through the passes.
+  static constexpr bool hot_keys = true;
 };
 
 /// Slots of the shared-memory table in front of the global one: as many as fit in Bytes, a power

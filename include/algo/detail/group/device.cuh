@@ -13,9 +13,11 @@
 //            every record distinct at 70 %.
 //            locked_chaining: one record per thread, CUDA by Example's table (hash/chained.cuh).
 //   switch   open_addressing, n >= 2^18: the first build starts with a sample of the first 4096
-//            records (partitioned.cuh); when most of them have keys seen once and at most 4 are on
-//            repeated keys (near-uniform keys over ~2^22: the table would outgrow the L2; the
-//            partitioned build lost to one table at uniform 2^20 and on Zipf keys, H100), that build does nothing and, after the call's
+//            records (partitioned.cuh); when most of them have keys seen once and either at most 4
+//            are on repeated keys (near-uniform keys over ~2^22: the table would outgrow the L2; the
+//            partitioned build lost to one table at uniform 2^20, H100) or the repeats are skewed
+//            (Zipf-like keys: their hot keys are aggregated by the partitioned build's histogram and
+//            skip its scatter passes), that build does nothing and, after the call's
 //            synchronization, the partitioned build runs instead: radix-style scatter passes by
 //            the hash's top bits into partitions of ~2048 records, each aggregated in one block's
 //            shared memory (groups to a list; partitions of several chunks, e.g. a hot key's, to
@@ -237,10 +239,26 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::temporary_buffer unit_part(p, static_cast<std::size_t>(units_max) * sizeof(unsigned));
       cuda::temporary_buffer multi(p, sizeof(unsigned));
       check_cuda(cudaMemsetAsync(counts.get(), 0, counts.size(), p.stream), name, "cudaMemsetAsync");
+      // hot keys (seen repeatedly in the first records): aggregated by the histogram into the hot
+      // table, skipped by the scatter passes (hot_map: a bit a record)
+      constexpr bool hot_keys = Tuning::hot_keys;
+      cuda::temporary_buffer hot_list(p, hot_keys ? (1 + hot_max) * sizeof(unsigned) : 1);
+      cuda::temporary_buffer hot_slots_t(p, hot_keys ? hot_table_slots * sizeof(Slot) : 1);
+      cuda::temporary_buffer hot_map(p, hot_keys ? ((un + 31) / 32) * sizeof(unsigned) : 1);
+      const Table hot_t{hot_slots_t.as<Slot>(), static_cast<unsigned long long>(hot_table_slots - 1),
+                        Comb{accumulate_with<Op, Acc>{op}}, eq};
+      if constexpr (hot_keys) {
+        const auto pk = hot_pick_kernel<K, Table, decltype(keys), Hash>;
+        constexpr int psmem = hot_pick_slots * static_cast<int>(sizeof(unsigned long long));
+        check_cuda(cudaFuncSetAttribute(pk, cudaFuncAttributeMaxDynamicSharedMemorySize, psmem), name,
+                   "cudaFuncSetAttribute");
+        pk<<<1, hist_threads, psmem, p.stream>>>(keys, static_cast<long long>(n), hash, hot_t, hot_list.as<unsigned>());
+        cuda::check_launch(name, "hot_pick_kernel");
+      }
       // histogram
       {
-        const auto hk = partition_histogram_kernel<decltype(keys), Hash>;
-        const int hsmem = static_cast<int>(sizeof(unsigned) << P);
+        const auto hk = partition_histogram_kernel<Front, Table, decltype(keys), decltype(values), Hash>;
+        const int hsmem = static_cast<int>(hot_front_smem<Front>() + (sizeof(unsigned) << P));
         if (hsmem > 48 * 1024)
           check_cuda(cudaFuncSetAttribute(hk, cudaFuncAttributeMaxDynamicSharedMemorySize, hsmem), name,
                      "cudaFuncSetAttribute");
@@ -250,8 +268,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         const long long hgrid = std::max<long long>(
             1, std::min<long long>((static_cast<long long>(n) + hist_threads * 4 - 1) / (hist_threads * 4),
                                    std::max(1, per_sm) * static_cast<long long>(dev.sm_count)));
-        hk<<<static_cast<unsigned>(hgrid), hist_threads, hsmem, p.stream>>>(keys, static_cast<long long>(n), hash, P,
-                                                                            counts.as<unsigned>());
+        hk<<<static_cast<unsigned>(hgrid), hist_threads, hsmem, p.stream>>>(
+            keys, values, static_cast<long long>(n), hash, P, counts.as<unsigned>(),
+            hot_keys ? hot_list.as<unsigned>() : nullptr, hot_t, hot_keys ? hot_map.as<unsigned>() : nullptr);
         cuda::check_launch(name, "partition_histogram_kernel");
       }
       // plan
@@ -277,12 +296,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                    name, "cudaFuncSetAttribute");
       sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
-          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr, fw, fv);
+          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr,
+          hot_keys ? hot_map.as<unsigned>() : nullptr, fw, fv);
       cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
         sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
             stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
-            ptiles.as<unsigned>(), bounds.as<unsigned>(), lw, lv);
+            ptiles.as<unsigned>(), bounds.as<unsigned>(), nullptr, lw, lv);
         cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);
@@ -322,6 +342,10 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       // written at its rank (no synchronization before: the host reads the count at the end)
       append_table_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, list, multi.as<unsigned>());
       cuda::check_launch(name, "append_table_kernel");
+      if constexpr (hot_keys) {
+        append_table_kernel<<<grid_for(hot_table_slots), threads, 0, p.stream>>>(hot_t, hot_table_slots, list, nullptr);
+        cuda::check_launch(name, "append_table_kernel");
+      }
       span_scan_kernel<><<<1, plan_threads, 0, p.stream>>>(span_count.as<unsigned>(), spans, span_base.as<unsigned>(),
                                                             status);
       cuda::check_launch(name, "span_scan_kernel");

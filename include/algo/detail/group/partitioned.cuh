@@ -9,8 +9,12 @@
 //              one) and the others are either on a few hot keys (skewed) or rare enough that
 //              uniform keys would number millions, the build status says so (abort = 1,
 //              mode_partitioned) and the one-table kernels launched after it return at once
+//   hot        hot_pick_kernel (one block): the keys seen at least twice in the first 8192 records
+//              (up to 1024: a skewed input's hot keys; uniform keys over millions show none)
 //   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
-//              shared memory, P <= 15; one read of the keys)
+//              shared memory, P <= 15; one read of the keys), but the hot keys' records, which are
+//              aggregated there (a block's shared table of the hot keys, then one insert a key into
+//              the hot table) and marked in a bit map (a bit a record) for the scatter to skip
 //   plan       partition_plan_kernel (one block): the partitions' bounds (exclusive sums of the
 //              counts), the last pass's write cursors, the aggregate pass's chunks, and with two
 //              passes the first pass's cursors and the second pass's tiles per bucket
@@ -29,7 +33,8 @@
 //              to the group list in the region of its span (the place_span input positions its
 //              first index lies in; one atomicAdd on the span's count). The chunks of a larger
 //              partition (skewed keys: a hot key's partition) flush theirs into a global table
-//              (the overflow table), whose groups append_table_kernel then appends the same way
+//              (the overflow table), whose groups append_table_kernel then appends the same way,
+//              as it does the hot table's
 //   count      span_scan_kernel (one block): the groups before each span; the number of groups
 //              to the build's status, which the host reads once, after the last kernel
 //   place      place_kernel, a block a span of 2048 input positions: its groups' ranks from a bit
@@ -117,7 +122,7 @@ __global__ void __launch_bounds__(threads)
   }
 }
 
-// ---- histogram -------------------------------------------------------------------------------------
+// ---- partitions and digits ------------------------------------------------------------------------
 /// The partition of a mixed hash: its top `bits` bits.
 __device__ __forceinline__ unsigned long long top_bits(std::uint64_t h, int bits) {
   return bits ? static_cast<unsigned long long>(h >> (64 - bits)) : 0ull;
@@ -135,28 +140,165 @@ inline constexpr int max_radix = 256;
 inline constexpr int max_partition_bits = 15;
 inline constexpr int hist_threads = 1024;
 
-/// counts[p] += the input's records in partition p (p < 2^bits): a shared-memory histogram a
-/// block (dynamic shared memory: 4 << bits bytes), added to the global one at the end.
-template <class KeyIt, class Hash>
+// ---- hot keys --------------------------------------------------------------------------------------
+/// Skewed keys (a few keys on a large share of the records, Zipf) make partitions of many chunks,
+/// whose records go through both scatter passes only to meet in the overflow table, and whose
+/// chunks fold long runs of one key with shared-memory atomics on one slot. So the keys seen at
+/// least hot_min_count times in the first hot_sample_records records (at most hot_max of them)
+/// are aggregated where the histogram reads them (each block's shared-memory table of them, then
+/// one global insert a key and block into the hot table), and the scatter passes skip them (a bit a
+/// record, hot_map, written by the histogram). The hot table's groups join the list as the overflow
+/// table's do. Uniform keys over many more than the sample shows have no hot keys: then the
+/// histogram's only added work is one shared-memory probe a record and the bit map (n / 8 bytes).
+inline constexpr int hot_sample_records = 8192;
+inline constexpr int hot_pick_slots = 16384;  // the pick's counting table (128 KB of shared memory)
+inline constexpr unsigned hot_min_count = 2;
+inline constexpr int hot_max = 1024;
+inline constexpr int hot_slots = 2048;        // a histogram block's table of the hot keys
+inline constexpr int hot_table_slots = 4096;  // the global hot table
+/// The first index of a hot key's slot in a histogram block that has not seen it.
+inline constexpr unsigned long long hot_no_first = 0x7fffffffull;
+
+/// One block of hist_threads: clears the hot table, counts the first min(n, hot_sample_records)
+/// keys in shared memory (a word a key: count << 32 | key bits; 0 = empty) and lists the keys seen
+/// at least hot_min_count times: hot_list[0] = how many (<= hot_max), hot_list[1 + j] their bits.
+template <class K, class HotTable, class KeyIt, class Hash>
 __global__ void __launch_bounds__(hist_threads)
-    partition_histogram_kernel(KeyIt keys, long long n, Hash hash, int bits, unsigned* counts) {
-  extern __shared__ unsigned hist_smem[];
-  const int parts = 1 << bits;
-  for (int i = threadIdx.x; i < parts; i += hist_threads) hist_smem[i] = 0u;
+    hot_pick_kernel(KeyIt keys, long long n, Hash hash, HotTable hot, unsigned* hot_list) {
+  extern __shared__ unsigned long long pick[];
+  __shared__ unsigned s_count;
+  constexpr int per_thread = hot_sample_records / hist_threads;
+  constexpr unsigned long long mask = hot_pick_slots - 1;
+  for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) pick[i] = 0ull;
+  for (int i = threadIdx.x; i < hot_table_slots; i += hist_threads) hc::clear_slot<HotTable>(hot.slots[i]);
+  if (threadIdx.x == 0) s_count = 0u;
+  const int s = n < hot_sample_records ? static_cast<int>(n) : hot_sample_records;
+  K k_[per_thread];
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j)  // every load in flight before the first insert
+    if (j * hist_threads + static_cast<int>(threadIdx.x) < s) k_[j] = keys[j * hist_threads + threadIdx.x];
   __syncthreads();
+#pragma unroll
+  for (int j = 0; j < per_thread; ++j) {
+    if (j * hist_threads + static_cast<int>(threadIdx.x) >= s) continue;
+    const K k = k_[j];
+    const unsigned long long mine = (1ull << 32) | hc::key_bits(k);
+    hc::linear_probe pr(hc::hash_of(hash, k), mask);
+    for (int probe = 0; probe < hot_pick_slots; ++probe, pr.next()) {
+      unsigned long long w = pick[pr.slot];
+      if (w == 0ull) {
+        w = atomicCAS(&pick[pr.slot], 0ull, mine);
+        if (w == 0ull) break;
+      }
+      if (hot.eq(hc::key_from_bits<K>(static_cast<std::uint32_t>(w)), k)) {
+        atomicAdd(&pick[pr.slot], 1ull << 32);
+        break;
+      }
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) {
+    const unsigned long long w = pick[i];
+    if ((w >> 32) >= hot_min_count) {
+      const unsigned at = atomicAdd(&s_count, 1u);
+      if (at < static_cast<unsigned>(hot_max)) hot_list[1 + at] = static_cast<unsigned>(w);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) hot_list[0] = s_count < static_cast<unsigned>(hot_max) ? s_count : static_cast<unsigned>(hot_max);
+}
+
+/// The shared memory partition_histogram_kernel needs for 2^bits partitions with the hot keys'
+/// table of `Front` (dynamic: its words, its aggregates, then the counters).
+template <class Front>
+constexpr std::size_t hot_front_smem() {
+  return static_cast<std::size_t>(hot_slots) * (sizeof(unsigned long long) + sizeof(typename Front::storage));
+}
+
+// ---- histogram -------------------------------------------------------------------------------------
+/// counts[p] += the input's records in partition p (p < 2^bits) but those of hot keys: a
+/// shared-memory histogram a block, added to the global one at the end. A record of a hot key
+/// (hot_list, when not null) is aggregated in the block's table of them instead, its bit set in
+/// hot_map (bit r % 32 of word r / 32: a warp's ballot over 32 consecutive records, every word
+/// written once); at the end each hot key the block saw goes to the hot table (one insert).
+template <class Front, class HotTable, class KeyIt, class ValIt, class Hash>
+__global__ void __launch_bounds__(hist_threads)
+    partition_histogram_kernel(KeyIt keys, ValIt values, long long n, Hash hash, int bits, unsigned* counts,
+                               const unsigned* hot_list, HotTable hot, unsigned* hot_map) {
+  using K = typename HotTable::key_type;
+  using S = typename Front::storage;
+  using Acc = typename Front::acc_type;
+  extern __shared__ unsigned long long hist_smem64[];
+  const Front front{hist_smem64, reinterpret_cast<S*>(hist_smem64 + hot_slots),
+                    static_cast<unsigned long long>(hot_slots - 1), hot.comb, hot.eq};
+  unsigned* const hist_smem = reinterpret_cast<unsigned*>(front.values + hot_slots);
+  const int parts = 1 << bits;
+  const int lane = threadIdx.x & 31;
+  for (int i = threadIdx.x; i < parts; i += hist_threads) hist_smem[i] = 0u;
+  const unsigned hn = hot_list ? hot_list[0] : 0u;
+  if (hn) {
+    for (int i = threadIdx.x; i < hot_slots; i += hist_threads) front.clear(static_cast<unsigned long long>(i));
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < hn; t += hist_threads) {  // distinct keys: each claims a slot
+      const K key = hc::key_from_bits<K>(hot_list[1 + t]);
+      front.template insert<true>(key, hc::hash_of(hash, key), hot_no_first, Front::combiner_type::identity(),
+                                  static_cast<unsigned long long>(hot_slots));
+    }
+  }
+  __syncthreads();
+  // one record: its partition counted, or (a hot key) its value aggregated; the warp's bits stored
+  const auto record = [&](long long i, bool valid, const K& k) {
+    bool is_hot = false;
+    if (valid) {
+      const std::uint64_t h = hc::hash_of(hash, k);
+      if (hn) {
+        const long long slot = front.find(k, h);
+        if (slot >= 0) {
+          is_hot = true;
+          front.add_at(static_cast<unsigned long long>(slot), static_cast<unsigned long long>(i),
+                       static_cast<Acc>(values[i]));
+        }
+      }
+      if (!is_hot) atomicAdd(&hist_smem[top_bits(h, bits)], 1u);
+    }
+    if (hot_map) {
+      const unsigned b = __ballot_sync(0xffffffffu, is_hot);
+      if (lane == 0) hot_map[i >> 5] = b;
+    }
+  };
   const long long stride = static_cast<long long>(gridDim.x) * hist_threads;
   long long i = blockIdx.x * static_cast<long long>(hist_threads) + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {  // four loads in flight
-    const auto k0 = keys[i], k1 = keys[i + stride], k2 = keys[i + 2 * stride], k3 = keys[i + 3 * stride];
-    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k0), bits)], 1u);
-    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k1), bits)], 1u);
-    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k2), bits)], 1u);
-    atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, k3), bits)], 1u);
+  // (i - lane: the warp's first record, a multiple of 32; the loops' tests are the warp's)
+  for (; i - lane + 3 * stride < n; i += 4 * stride) {  // four loads in flight
+    K k_[4];
+    bool v_[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      v_[j] = i + j * stride < n;
+      if (v_[j]) k_[j] = keys[i + j * stride];
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) record(i + j * stride, v_[j], k_[j]);
   }
-  for (; i < n; i += stride) atomicAdd(&hist_smem[top_bits(hc::hash_of(hash, keys[i]), bits)], 1u);
+  for (; i - lane < n; i += stride) {
+    const bool valid = i < n;
+    K k{};
+    if (valid) k = keys[i];
+    record(i, valid, k);
+  }
   __syncthreads();
   for (int j = threadIdx.x; j < parts; j += hist_threads)
     if (hist_smem[j]) atomicAdd(&counts[j], hist_smem[j]);
+  if (hn) {
+    for (int j = threadIdx.x; j < hot_slots; j += hist_threads) {
+      const auto slot = static_cast<unsigned long long>(j);
+      if (front.occupied(slot) && front.first_index(slot) != hot_no_first) {
+        const K key = front.key(slot);
+        hot.template insert<true>(key, hc::hash_of(hash, key), front.first_index(slot), front.values[j],
+                                  static_cast<unsigned long long>(hot_table_slots));
+      }
+    }
+  }
 }
 
 // ---- plan ------------------------------------------------------------------------------------------
@@ -280,11 +422,12 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 /// tile's end), `word(j, w_[j])` makes the 64-bit word written. Each digit's run of the tile is
 /// reserved with one atomicAdd on cursors[d] (no order between tiles), the records are staged in
 /// shared memory in digit order (input order inside a digit) and each run written contiguously.
+/// Items of digit ~0u (past the tile's end, or a hot key's record) are not written.
 /// s.warp_count must be zero (cleared before a barrier). d[] is overwritten.
 template <class Acc, class W, class WordOf>
 __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
                                              const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
-                                             unsigned* cursors, int in_tile, WordOf word,
+                                             unsigned* cursors, WordOf word,
                                              unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -336,7 +479,8 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
   }
   if (static_cast<int>(threadIdx.x) < radix) s.base[threadIdx.x] = run;
   __syncthreads();
-  for (int k = threadIdx.x; k < in_tile; k += threads) {
+  const int staged = static_cast<int>(tile_total);
+  for (int k = threadIdx.x; k < staged; k += threads) {
     const unsigned d = s.digit[k];
     const unsigned long long at = static_cast<unsigned long long>(s.base[d]) + (static_cast<unsigned>(k) - s.local[d]);
     words_out[at] = s.words[k];
@@ -348,11 +492,12 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
 /// of each digit with one atomicAdd on that digit's cursor (tiles run in any order). Segmented
 /// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
 /// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
-/// else the tiles cover the input and digit d goes to cursors[d].
+/// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
+/// is set in hot_map (when not null: the hot keys', aggregated by the histogram).
 template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
-                   const unsigned* bounds, unsigned long long* words_out, Acc* values_out) {
+                   const unsigned* bounds, const unsigned* hot_map, unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
   __shared__ scatter_smem<Acc> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -395,10 +540,13 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       K k;
       src.load(i, w_[j], v_[j], k);
       d_[j] = pass.of(hc::hash_of(hash, k));
+      if constexpr (!Segmented) {  // (the word of the warp's 32 records: i - lane is a multiple of 32)
+        if (hot_map && ((hot_map[(i - lane) >> 5] >> lane) & 1u)) d_[j] = ~0u;
+      }
     }
   }
   scatter_one_tile(
-      s, w_, v_, d_, radix, cursors + cbase, static_cast<int>(end - base),
+      s, w_, v_, d_, radix, cursors + cbase,
       [&](int j, W w) -> unsigned long long {
         if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
         else return w;
@@ -513,11 +661,12 @@ __global__ void __launch_bounds__(threads)
   hc::clear_slots(t, capacity);
 }
 
-/// The overflow table's groups appended to the group list, each to its span's region.
+/// The overflow table's (or the hot table's: multi null) groups appended to the group list, each
+/// to its span's region.
 template <class Table, class Acc>
 __global__ void __launch_bounds__(threads)
     append_table_kernel(Table t, unsigned long long capacity, span_list<Acc> list, const unsigned* multi) {
-  if (no_overflow(multi)) return;
+  if (multi && no_overflow(multi)) return;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < capacity;
        i += stride)

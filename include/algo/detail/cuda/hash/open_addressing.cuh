@@ -170,6 +170,7 @@ struct oa_table {
 template <class K, class Acc, class Combiner, class Eq>
 struct oa_split_table {
   using key_type = K;
+  using acc_type = Acc;
   using combiner_type = Combiner;
   using storage = typename Combiner::storage;
   static constexpr bool packed = true;
@@ -213,6 +214,16 @@ struct oa_split_table {
       if (eq(key_from_bits<K>(static_cast<std::uint32_t>(w)), key)) return static_cast<long long>(p.slot);
     }
     return -1;
+  }
+
+  /// Adds (value, first) to the key in `slot` (found by find(); keys never leave a slot): the
+  /// first index kept by atomicMin, the value combined.
+  template <class Val>
+  __device__ void add_at(unsigned long long slot, unsigned long long first, const Val& value) const {
+    unsigned long long* wp = words + slot;
+    const unsigned long long w = load_word(wp);
+    if ((w >> 32) > first) atomicMin(wp, (first << 32) | (w & 0xffffffffull));
+    comb.add(values + slot, nullptr, value);
   }
 
   // ---- reading it (after a barrier, or after the kernels that build it) ----
