@@ -31,6 +31,35 @@ exp1)
   { san racecheck test_cuda_segmented "[long]"; SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned],[sample]";
     SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
+exp2)
+  tt test_cuda_group_strategies "~[large]" 150
+  timeout 200 $X/bench_group --only group_reduce --impl "thrust|open_addressing|one table|partitioned" \
+    --csv "$R/bench_group.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench_group.log" 2>&1
+  echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
+  sed -n '/^group_reduce /p' "$R/bench_group.log" | cut -c1-130
+  for c in "f32 zipf m=2^24" "f32 uniform m=2^24" "f32 uniform m=1024"; do
+    tag=$(echo "$c" | tr ' =^' '__p')
+    timeout 100 ncu --clock-control none --csv --metrics gpu__time_duration.sum $X/bench_group --only group_reduce --case "$c" \
+      --impl "partitioned (forced)" --reps 1 --csv /dev/null > "$R/ncu_$tag.csv" 2>/dev/null
+  done
+  python3 - "$R" <<'PY'
+import csv, glob, os, re, sys, collections
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "ncu_*.csv"))):
+    rows = [r for r in csv.reader(l for l in open(path) if l.startswith('"'))]
+    if not rows: print(os.path.basename(path), ": no rows"); continue
+    h, body = rows[0], rows[1:]
+    ki, vi, ui = h.index("Kernel Name"), h.index("Metric Value"), h.index("Metric Unit")
+    tot, cnt = collections.OrderedDict(), collections.Counter()
+    for r in body:
+        name = re.match(r"(?:void )?(?:[\w:]*::)?(\w+)", r[ki]).group(1)
+        v = float(r[vi].replace(",", "")) * {"ns": 1e-3, "us": 1.0, "ms": 1e3}.get(r[ui], 1.0)
+        tot[name] = tot.get(name, 0.0) + v; cnt[name] += 1
+    calls = max(1, cnt.get("partition_histogram_kernel", 1))
+    print(os.path.basename(path), "(us per call, %d calls)" % calls)
+    for k, v in tot.items(): print("  %-28s %9.1f  (%d)" % (k, v / calls, cnt[k]))
+PY
+  echo "ncu t+$(( $(date +%s) - t0 ))"
+  ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
   source scripts/common.sh

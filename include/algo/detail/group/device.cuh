@@ -297,12 +297,12 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
           input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
           passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr,
-          hot_keys ? hot_map.as<unsigned>() : nullptr, fw, fv);
+          hot_keys ? hot_list.as<unsigned>() : nullptr, hot_keys ? hot_map.as<unsigned>() : nullptr, fw, fv);
       cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
         sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
             stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
-            ptiles.as<unsigned>(), bounds.as<unsigned>(), nullptr, lw, lv);
+            ptiles.as<unsigned>(), bounds.as<unsigned>(), nullptr, nullptr, lw, lv);
         cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);

@@ -153,6 +153,8 @@ inline constexpr int hist_threads = 1024;
 inline constexpr int hot_sample_records = 8192;
 inline constexpr int hot_pick_slots = 16384;  // the pick's counting table (128 KB of shared memory)
 inline constexpr unsigned hot_min_count = 2;
+/// Hot keys are used when they hold at least 1 / hot_min_share of the sample's records.
+inline constexpr unsigned hot_min_share = 8;
 inline constexpr int hot_max = 1024;
 inline constexpr int hot_slots = 2048;        // a histogram block's table of the hot keys
 inline constexpr int hot_table_slots = 4096;  // the global hot table
@@ -166,12 +168,15 @@ template <class K, class HotTable, class KeyIt, class Hash>
 __global__ void __launch_bounds__(hist_threads)
     hot_pick_kernel(KeyIt keys, long long n, Hash hash, HotTable hot, unsigned* hot_list) {
   extern __shared__ unsigned long long pick[];
-  __shared__ unsigned s_count;
+  __shared__ unsigned s_count, s_covered;
   constexpr int per_thread = hot_sample_records / hist_threads;
   constexpr unsigned long long mask = hot_pick_slots - 1;
   for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) pick[i] = 0ull;
   for (int i = threadIdx.x; i < hot_table_slots; i += hist_threads) hc::clear_slot<HotTable>(hot.slots[i]);
-  if (threadIdx.x == 0) s_count = 0u;
+  if (threadIdx.x == 0) {
+    s_count = 0u;
+    s_covered = 0u;
+  }
   const int s = n < hot_sample_records ? static_cast<int>(n) : hot_sample_records;
   K k_[per_thread];
 #pragma unroll
@@ -197,15 +202,25 @@ __global__ void __launch_bounds__(hist_threads)
     }
   }
   __syncthreads();
+  unsigned covered = 0;  // the sample's records on the listed keys
   for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) {
     const unsigned long long w = pick[i];
     if ((w >> 32) >= hot_min_count) {
       const unsigned at = atomicAdd(&s_count, 1u);
-      if (at < static_cast<unsigned>(hot_max)) hot_list[1 + at] = static_cast<unsigned>(w);
+      if (at < static_cast<unsigned>(hot_max)) {
+        hot_list[1 + at] = static_cast<unsigned>(w);
+        covered += static_cast<unsigned>(w >> 32);
+      }
     }
   }
+  if (covered) atomicAdd(&s_covered, covered);
   __syncthreads();
-  if (threadIdx.x == 0) hot_list[0] = s_count < static_cast<unsigned>(hot_max) ? s_count : static_cast<unsigned>(hot_max);
+  if (threadIdx.x == 0) {
+    // worth it only when the hot keys hold a share of the records (uniform keys over millions show
+    // a few keys twice: then none, and the histogram and the scatter go as without hot keys)
+    const unsigned listed = s_count < static_cast<unsigned>(hot_max) ? s_count : static_cast<unsigned>(hot_max);
+    hot_list[0] = s_covered * hot_min_share >= static_cast<unsigned>(s) ? listed : 0u;
+  }
 }
 
 /// The shared memory partition_histogram_kernel needs for 2^bits partitions with the hot keys'
@@ -217,10 +232,11 @@ constexpr std::size_t hot_front_smem() {
 
 // ---- histogram -------------------------------------------------------------------------------------
 /// counts[p] += the input's records in partition p (p < 2^bits) but those of hot keys: a
-/// shared-memory histogram a block, added to the global one at the end. A record of a hot key
-/// (hot_list, when not null) is aggregated in the block's table of them instead, its bit set in
-/// hot_map (bit r % 32 of word r / 32: a warp's ballot over 32 consecutive records, every word
-/// written once); at the end each hot key the block saw goes to the hot table (one insert).
+/// shared-memory histogram a block, added to the global one at the end. With hot keys (hot_list
+/// not null, hot_list[0] > 0) a record of one is aggregated in the block's table of them instead,
+/// its bit set in hot_map (bit r % 32 of word r / 32: a warp's ballot over 32 consecutive records,
+/// every word written once); at the end each hot key the block saw goes to the hot table (one
+/// insert). Without, hot_map is not written.
 template <class Front, class HotTable, class KeyIt, class ValIt, class Hash>
 __global__ void __launch_bounds__(hist_threads)
     partition_histogram_kernel(KeyIt keys, ValIt values, long long n, Hash hash, int bits, unsigned* counts,
@@ -247,7 +263,7 @@ __global__ void __launch_bounds__(hist_threads)
   }
   __syncthreads();
   // one record: its partition counted, or (a hot key) its value aggregated; the warp's bits stored
-  const auto record = [&](long long i, bool valid, const K& k) {
+  const auto record = [&](long long i, bool valid, const K& k, const Acc& v) {
     bool is_hot = false;
     if (valid) {
       const std::uint64_t h = hc::hash_of(hash, k);
@@ -255,36 +271,45 @@ __global__ void __launch_bounds__(hist_threads)
         const long long slot = front.find(k, h);
         if (slot >= 0) {
           is_hot = true;
-          front.add_at(static_cast<unsigned long long>(slot), static_cast<unsigned long long>(i),
-                       static_cast<Acc>(values[i]));
+          front.add_at(static_cast<unsigned long long>(slot), static_cast<unsigned long long>(i), v);
         }
       }
       if (!is_hot) atomicAdd(&hist_smem[top_bits(h, bits)], 1u);
     }
-    if (hot_map) {
+    if (hn) {
       const unsigned b = __ballot_sync(0xffffffffu, is_hot);
       if (lane == 0) hot_map[i >> 5] = b;
     }
   };
   const long long stride = static_cast<long long>(gridDim.x) * hist_threads;
   long long i = blockIdx.x * static_cast<long long>(hist_threads) + threadIdx.x;
-  // (i - lane: the warp's first record, a multiple of 32; the loops' tests are the warp's)
-  for (; i - lane + 3 * stride < n; i += 4 * stride) {  // four loads in flight
+  // (i - lane: the warp's first record, a multiple of 32; the loops' tests are the warp's.) With
+  // hot keys the values are loaded with the keys (a hot record's value read after its lookup put a
+  // DRAM round trip behind every one: forced partitioned at m = 1024, all keys hot, 1.32 ms)
+  for (; i - lane + 3 * stride < n; i += 4 * stride) {  // four records in flight
     K k_[4];
+    Acc a_[4];
     bool v_[4];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       v_[j] = i + j * stride < n;
-      if (v_[j]) k_[j] = keys[i + j * stride];
+      if (v_[j]) {
+        k_[j] = keys[i + j * stride];
+        if (hn) a_[j] = static_cast<Acc>(values[i + j * stride]);
+      }
     }
 #pragma unroll
-    for (int j = 0; j < 4; ++j) record(i + j * stride, v_[j], k_[j]);
+    for (int j = 0; j < 4; ++j) record(i + j * stride, v_[j], k_[j], a_[j]);
   }
   for (; i - lane < n; i += stride) {
     const bool valid = i < n;
     K k{};
-    if (valid) k = keys[i];
-    record(i, valid, k);
+    Acc a{};
+    if (valid) {
+      k = keys[i];
+      if (hn) a = static_cast<Acc>(values[i]);
+    }
+    record(i, valid, k, a);
   }
   __syncthreads();
   for (int j = threadIdx.x; j < parts; j += hist_threads)
@@ -493,11 +518,13 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
 /// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
 /// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
 /// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
-/// is set in hot_map (when not null: the hot keys', aggregated by the histogram).
+/// is set in hot_map (when hot_list is not null and lists hot keys: theirs, aggregated by the
+/// histogram).
 template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
-                   const unsigned* bounds, const unsigned* hot_map, unsigned long long* words_out, Acc* values_out) {
+                   const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
+                   unsigned long long* words_out, Acc* values_out) {
   constexpr int warps = threads / 32;
   __shared__ scatter_smem<Acc> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -525,6 +552,9 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   for (int d = threadIdx.x; d < radix; d += threads)
 #pragma unroll
     for (int w = 0; w < warps; ++w) s.warp_count[w][d] = 0u;
+  if constexpr (!Segmented) {
+    if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
+  }
   __syncthreads();
 
   using W = typename Src::word_type;
