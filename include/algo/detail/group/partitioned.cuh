@@ -143,31 +143,27 @@ inline constexpr int hist_threads = 1024;
 // ---- hot keys --------------------------------------------------------------------------------------
 /// Skewed keys (a few keys on a large share of the records, Zipf) make partitions of many chunks,
 /// whose records go through both scatter passes only to meet in the overflow table, and whose
-/// chunks fold long runs of one key with shared-memory atomics on one slot. So the keys of the
-/// first hot_sample_records records (those seen at least twice first, then those seen once, at
-/// most hot_max) are aggregated where the histogram reads them (each block's shared-memory table
-/// of them, then one global insert a key and block into the hot table), and the scatter passes
-/// skip them (a bit a record, hot_map, written by the histogram). The hot table's groups join the
-/// list as the overflow table's do. Only when the keys seen twice hold 1 / hot_min_share of the
-/// sample: uniform keys over many more than the sample shows have none, and then the histogram
-/// and the scatter go as without hot keys. (A hot record costs the histogram a shared-memory
-/// lookup and combine, about a sixth of what the two passes and the aggregate cost a record: H100,
-/// 2^26 records, m = 1024 all hot 0.58 ms in the histogram; uniform 2^24 3.56 ms in the passes.)
+/// chunks fold long runs of one key with shared-memory atomics on one slot. So the keys seen at
+/// least hot_min_count times in the first hot_sample_records records (at most hot_max of them)
+/// are aggregated where the histogram reads them (each block's shared-memory table of them, then
+/// one global insert a key and block into the hot table), and the scatter passes skip them (a bit a
+/// record, hot_map, written by the histogram). The hot table's groups join the list as the overflow
+/// table's do. Uniform keys over many more than the sample shows have no hot keys: then the
+/// histogram's only added work is one shared-memory probe a record and the bit map (n / 8 bytes).
 inline constexpr int hot_sample_records = 8192;
 inline constexpr int hot_pick_slots = 16384;  // the pick's counting table (128 KB of shared memory)
 inline constexpr unsigned hot_min_count = 2;
-/// Hot keys are used when the keys seen hot_min_count times hold 1 / hot_min_share of the sample.
+/// Hot keys are used when they hold at least 1 / hot_min_share of the sample's records.
 inline constexpr unsigned hot_min_share = 8;
-inline constexpr int hot_max = 2048;
-inline constexpr int hot_slots = 4096;        // a histogram block's table of the hot keys
-inline constexpr int hot_table_slots = 8192;  // the global hot table
+inline constexpr int hot_max = 1024;
+inline constexpr int hot_slots = 2048;        // a histogram block's table of the hot keys
+inline constexpr int hot_table_slots = 4096;  // the global hot table
 /// The first index of a hot key's slot in a histogram block that has not seen it.
 inline constexpr unsigned long long hot_no_first = 0x7fffffffull;
 
 /// One block of hist_threads: clears the hot table, counts the first min(n, hot_sample_records)
 /// keys in shared memory (a word a key: count << 32 | key bits; 0 = empty) and lists the keys seen
-/// at least hot_min_count times, then those seen fewer, up to hot_max: hot_list[0] = how many (0
-/// when the first ones hold under 1 / hot_min_share of the sample), hot_list[1 + j] their bits.
+/// at least hot_min_count times: hot_list[0] = how many (<= hot_max), hot_list[1 + j] their bits.
 template <class K, class HotTable, class KeyIt, class Hash>
 __global__ void __launch_bounds__(hist_threads)
     hot_pick_kernel(KeyIt keys, long long n, Hash hash, HotTable hot, unsigned* hot_list) {
@@ -206,26 +202,22 @@ __global__ void __launch_bounds__(hist_threads)
     }
   }
   __syncthreads();
-  unsigned covered = 0;  // the sample's records on the keys seen hot_min_count times
+  unsigned covered = 0;  // the sample's records on the listed keys
   for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) {
     const unsigned long long w = pick[i];
     if ((w >> 32) >= hot_min_count) {
       const unsigned at = atomicAdd(&s_count, 1u);
-      if (at < static_cast<unsigned>(hot_max)) hot_list[1 + at] = static_cast<unsigned>(w);
-      covered += static_cast<unsigned>(w >> 32);
+      if (at < static_cast<unsigned>(hot_max)) {
+        hot_list[1 + at] = static_cast<unsigned>(w);
+        covered += static_cast<unsigned>(w >> 32);
+      }
     }
   }
   if (covered) atomicAdd(&s_covered, covered);
   __syncthreads();
-  for (int i = threadIdx.x; i < hot_pick_slots; i += hist_threads) {  // then the keys seen once
-    const unsigned long long w = pick[i];
-    if (w != 0ull && (w >> 32) < hot_min_count && s_count < static_cast<unsigned>(hot_max)) {
-      const unsigned at = atomicAdd(&s_count, 1u);
-      if (at < static_cast<unsigned>(hot_max)) hot_list[1 + at] = static_cast<unsigned>(w);
-    }
-  }
-  __syncthreads();
   if (threadIdx.x == 0) {
+    // worth it only when the hot keys hold a share of the records (uniform keys over millions show
+    // a few keys twice: then none, and the histogram and the scatter go as without hot keys)
     const unsigned listed = s_count < static_cast<unsigned>(hot_max) ? s_count : static_cast<unsigned>(hot_max);
     hot_list[0] = s_covered * hot_min_share >= static_cast<unsigned>(s) ? listed : 0u;
   }
@@ -270,33 +262,23 @@ __global__ void __launch_bounds__(hist_threads)
     }
   }
   __syncthreads();
-  // one record: its partition counted, or (a hot key) its value aggregated; the warp's bits stored.
-  // The warp's records of one hot key are folded first (a tree over their ranks among the peers)
-  // and added once, by the first of them (the smallest index): the hottest keys are on several
-  // lanes of most warps, and a float sum in shared memory is a compare-and-swap loop on sm_90.
+  // one record: its partition counted, or (a hot key) its value aggregated; the warp's bits stored
   const auto record = [&](long long i, bool valid, const K& k, const Acc& v) {
-    long long slot = -1;
+    bool is_hot = false;
     if (valid) {
       const std::uint64_t h = hc::hash_of(hash, k);
-      if (hn) slot = front.find(k, h);
-      if (slot < 0) atomicAdd(&hist_smem[top_bits(h, bits)], 1u);
+      if (hn) {
+        const long long slot = front.find(k, h);
+        if (slot >= 0) {
+          is_hot = true;
+          front.add_at(static_cast<unsigned long long>(slot), static_cast<unsigned long long>(i), v);
+        }
+      }
+      if (!is_hot) atomicAdd(&hist_smem[top_bits(h, bits)], 1u);
     }
     if (hn) {
-      const unsigned hot_lanes = __ballot_sync(0xffffffffu, slot >= 0);
-      if (lane == 0) hot_map[i >> 5] = hot_lanes;
-      if (hot_lanes) {
-        const unsigned peers = __match_any_sync(0xffffffffu, slot >= 0 ? static_cast<int>(slot) : -1 - lane);
-        const int r = __popc(peers & ((1u << lane) - 1u)), c = __popc(peers);
-        const int most = static_cast<int>(__reduce_max_sync(0xffffffffu, static_cast<unsigned>(c)));
-        Acc a = v;
-        for (int d = 1; d < most; d <<= 1) {
-          const int src = r + d < c ? static_cast<int>(__fns(peers, 0, r + d + 1)) : lane;
-          const Acc o = __shfl_sync(0xffffffffu, a, src);
-          if ((r & (2 * d - 1)) == 0 && r + d < c) a = front.comb.op(a, o);
-        }
-        if (slot >= 0 && r == 0)
-          front.add_at(static_cast<unsigned long long>(slot), static_cast<unsigned long long>(i), a);
-      }
+      const unsigned b = __ballot_sync(0xffffffffu, is_hot);
+      if (lane == 0) hot_map[i >> 5] = b;
     }
   };
   const long long stride = static_cast<long long>(gridDim.x) * hist_threads;
