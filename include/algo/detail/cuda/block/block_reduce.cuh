@@ -8,6 +8,8 @@
 //   halve        while more than 64 remain: slot i <- slot 2i op slot 2i+1 (read, barrier, write)
 //   warps finish warp 0 combines the last <= 64 slots pairwise into its 32 lanes and runs the warp
 //                phase (volatile shared memory or shuffles): no __syncthreads() from here on
+// reduce_prefix folds whole warps first, each on its own, and then warp 0 their values: one barrier
+// instead of the tree's, the same tree when the values fill 2^j warps (loops of folds use it).
 //
 // The classic code combines slot i with slot i + m/2, which pairs values that are not neighbours;
 // combining neighbours and compacting them to the front is what keeps a matrix product right.
@@ -81,6 +83,36 @@ struct block_reduce {
       // A block of fewer than 32 threads has a partial warp 0: only its lanes exchange values.
       const warp_lanes lanes = Threads >= 32 ? warp_lanes{} : warp_lanes::segment(32, Threads);
       x = warp_t(s_.warp, lanes).reduce(x, (m + 1) / 2, op);
+    }
+    return x;
+  }
+
+  /// One value a thread, the threads with one (`has`) a prefix of the block: in thread 0 the fold
+  /// of theirs, `valid` = their count (0: no value, the result unspecified). One barrier when they
+  /// fill 2^j whole warps: each such warp folds its 32 lanes (in warp_scratch[w]), warp 0 folds the
+  /// 2^j warp values (warp_value[w]) after the count's barrier; any other count takes reduce().
+  /// Both build the one perfect binary tree over the values in order (the 32 lanes by ascending
+  /// offsets, then the 2^j warp values pairwise; reduce(): neighbour halving, then ascending
+  /// offsets), so the result is bitwise reduce()'s. warp_scratch may overlap this block's storage
+  /// (it is free after the count); warp_value must not. Every thread of the block must call it.
+  template <class WarpValues, class Op>
+  __device__ T reduce_prefix(const T& v, bool has, int& valid, typename warp_t::storage* warp_scratch,
+                             WarpValues& warp_value, Op op) {
+    static_assert(Threads % 32 == 0, "whole warps");
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    if (__ballot_sync(full_warp_mask, has) == full_warp_mask) {
+      const T w = warp_t(warp_scratch[warp]).reduce_full(v, op);
+      if (lane_index() == 0) warp_value[warp] = w;
+    }
+    valid = __syncthreads_count(has);
+    if (valid == 0) return v;
+    const int nw = valid / 32;
+    if (valid % 32 != 0 || (nw & (nw - 1)) != 0) return reduce(v, valid, op);
+    // warps [0, nw) are whole: warp 0 folds their values, nw a power of two (the perfect tree)
+    T x = warp_value[0];
+    if (threadIdx.x < 32) {
+      if (lane_index() < nw) x = warp_value[lane_index()];
+      x = warp_t(warp_scratch[0]).reduce(x, nw, op);
     }
     return x;
   }

@@ -240,31 +240,16 @@ struct reduce_range {
   };
 
   /// reduce_block (commutative operators) with one barrier when the threads with values fill 2^j
-  /// whole warps (every block of a long segment but its partial ones): each such warp folds its
-  /// lanes, thread 0 folds the warp values. Both this and block_reduce build the one perfect binary
-  /// tree over the values in order (32 lanes by ascending offsets, then the 2^j warp values pairwise;
-  /// block_reduce: neighbour halving, then ascending offsets), so the value is bitwise
-  /// reduce_block's; any other count takes block_reduce, as reduce_block does.
+  /// whole warps (every block of a long segment but its partial ones): block_reduce::reduce_prefix,
+  /// the warps' folds in this agent's warp scratch, the warp values in `warp_value`. Bitwise
+  /// reduce_block's value.
   template <class Op>
   __device__ maybe_value<T> reduce_block_whole_warps(Op op, uninitialized_array<T, warps>& warp_value) const {
     static_assert(!Ordered, "one value per lane: commutative operators only");
-    const int warp = static_cast<int>(threadIdx.x) / 32;
-    const maybe_value<T> acc = reduce_block_steps(warp, op);
-    if (__ballot_sync(full_warp_mask, acc.has) == full_warp_mask) {
-      const T w = warp_t(s.warp[warp]).reduce_full(acc.value, op);
-      if (lane_index() == 0) warp_value[warp] = w;
-    }
-    const int valid = __syncthreads_count(acc.has);  // (the warps' scratch is free after it)
-    if (valid == 0) return maybe_value<T>{T{}, false};
-    const int nw = valid / 32;
-    if (valid % 32 != 0 || (nw & (nw - 1)) != 0) return maybe_value<T>{block_t(s.block).reduce(acc.value, valid, op), true};
-    // threads with values form a prefix: warps [0, nw) are whole; warp 0 folds their values
-    T x = warp_value[0];
-    if (threadIdx.x < 32) {
-      if (lane_index() < nw) x = warp_value[lane_index()];
-      x = warp_t(s.warp[0]).reduce(x, nw, op);  // nw a power of two: the perfect tree over them
-    }
-    return maybe_value<T>{x, true};
+    const maybe_value<T> acc = reduce_block_steps(static_cast<int>(threadIdx.x) / 32, op);
+    int valid = 0;
+    const T x = block_t(s.block).reduce_prefix(acc.value, acc.has, valid, s.warp, warp_value, op);
+    return maybe_value<T>{x, valid > 0};
   }
 
   /// The one-block kernel's walk (reduce_single.cuh; commutative operators): reduce_block at block 0
