@@ -7,6 +7,10 @@
 #                hot keys), test_cuda_segmented [long] (with the smem warp phase) and its racecheck,
 #                test_families_threads, compute-sanitizer memcheck / racecheck of the partitioned
 #                build's tests (ALGO_TEST_SMALL=1)
+#   STEP=exp2    the group-by tests, bench_group, ncu per kernel of the forced partitioned build (f32
+#                Zipf 2^24, uniform 2^24, uniform 1024)
+#   STEP=final   the full bench (the README's figures); the group-by tests' partitioned and sample
+#                cases and their compute-sanitizer memcheck / racecheck
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -59,6 +63,14 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "ncu_*.csv"))):
     for k, v in tot.items(): print("  %-28s %9.1f  (%d)" % (k, v / calls, cnt[k]))
 PY
   echo "ncu t+$(( $(date +%s) - t0 ))"
+  ;;
+final)
+  timeout 200 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^ *group_reduce .*(zipf|uniform) m=2\^24" "$R/bench.log" | grep -E "thrust|open_addr|one table|forced" | cut -c1-120
+  tt test_cuda_group_strategies "[partitioned],[sample]" 100
+  { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned],[sample]";
+    SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
