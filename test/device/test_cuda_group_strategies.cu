@@ -444,6 +444,73 @@ void check_partitioned_not_bitwise() {
   }
 }
 
+/// A hash whose top 20 bits are zero: every record in the partitioned build's first partition (the
+/// partition is the hash's top bits; the tables' home slots its low bits, still spread) ...
+struct top_zero_hash {
+  ALGO_HD std::uint64_t operator()(std::int32_t k) const {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k)) * 0x9E3779B97F4A7C15ull) >> 20;
+  }
+};
+/// ... and one that sends the keys divisible by `lump` there, the others where they fall.
+struct lumpy_hash {
+  std::uint32_t lump;
+  ALGO_HD std::uint64_t operator()(std::int32_t k) const {
+    const std::uint64_t h = static_cast<std::uint64_t>(static_cast<std::uint32_t>(k)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<std::uint32_t>(k) % lump == 0u ? h >> 20 : h;
+  }
+};
+
+/// The aggregate pass's units (detail/group/partitioned.cuh: up to 4 chunks of 3072 records, one
+/// after another in one block's table), one partition made large by the hash: a unit of 2-4 chunks
+/// (3000 keys: all in the table, the groups to the list); more distinct keys than the table holds,
+/// in one unit (all keys: records spilled to the overflow table, which, sized for n / 32 keys,
+/// overflows: the call builds one table instead; 1 key in 160 of 2^20: ~7600 spilled into a table
+/// that holds them) and over several units (1 key in 64); float and int sums, host reference.
+template <class V>
+void check_partitioned_units() {
+  struct c_t {
+    dist d;
+    std::int64_t m, n;
+    std::uint32_t lump;  // 0: top_zero_hash
+  };
+  const c_t cs[] = {{dist::uniform, 3000, 10000, 0},    {dist::uniform, 3000, 12288, 0},
+                    {dist::all_distinct, 0, 10000, 0},  {dist::all_distinct, 0, 30001, 0},
+                    {dist::uniform, 20, 4097, 0},       {dist::all_distinct, 0, (1 << 20) + 3, 160},
+                    {dist::all_distinct, 0, (1 << 20) + 3, 64}};
+  for (const c_t& c : cs) {
+    if (small_run() && c.n > 70000) continue;
+    const auto hkeys = make_keys(c.d, c.n, c.m, 700 + static_cast<std::uint64_t>(c.n) + c.lump);
+    const auto hvals = make_values<V>(c.n, 43 + static_cast<std::uint64_t>(c.n));
+    const device_buffer<std::int32_t> keys(hkeys);
+    const device_buffer<V> vals(hvals);
+    device_buffer<std::int32_t> ko(hkeys.size());
+    device_buffer<V> vo(hkeys.size());
+    ko.fill_sentinel();
+    vo.fill_sentinel();
+    const auto run = [&](auto hash) {
+      return algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
+          algo::cuda, keys.begin(), vals.begin(), c.n, ko.begin(), vo.begin(), algo::plus<>{}, hash,
+          algo::equal_to<>{});
+    };
+    const std::int64_t m = c.lump ? run(lumpy_hash{c.lump}) : run(top_zero_hash{});
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto gk = ko.download();
+    const auto gv = vo.download();
+    const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
+    INFO("partitioned, one large partition (" << (c.lump ? "1 key in " + std::to_string(c.lump) : std::string("all keys"))
+                                              << "): " << dist_name(c.d, c.m) << ", n = " << c.n);
+    REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+    std::size_t bad = 0;
+    for (std::int64_t j = 0; j < m; ++j) {
+      if constexpr (std::is_floating_point<V>::value) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(c.n));
+      else bad += gv[j] != ref.values[j];
+    }
+    REQUIRE(bad == 0);
+    REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+  }
+}
+
 /// Keys and values computed from the index (transform iterators over a counting iterator, as a
 /// Thrust user passes them), the aggregates written through a transform output iterator (twice
 /// each sum), the keys to memory: the partitioned build reads its first pass's records and the
@@ -508,6 +575,12 @@ TEST_CASE("cuda group_reduce, fancy iterators in and out: the partitioned build 
 TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cuda][group][partitioned]") {
   check_partitioned<float>();
   check_partitioned<std::int64_t>();
+}
+
+TEST_CASE("cuda group_reduce, the partitioned build: a unit of several chunks; more keys than its table (spilled)",
+          "[cuda][group][partitioned]") {
+  check_partitioned_units<float>();
+  check_partitioned_units<std::int32_t>();
 }
 
 TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[cuda][group][partitioned]") {
