@@ -460,14 +460,12 @@ struct lumpy_hash {
   }
 };
 
-/// The aggregate pass's units (detail/group/partitioned.cuh: up to 4 chunks of 3072 records, one
-/// after another in one block's table), one partition made large by the hash: a unit of 2-4 chunks
-/// (3000 keys: all in the table, the groups to the list); more distinct keys than the table holds,
-/// in one unit (all keys: records spilled to the overflow table, which, sized for n / 32 keys,
-/// overflows: the call builds one table instead; 1 key in 160 of 2^20: ~7600 spilled into a table
-/// that holds them) and over several units (1 key in 64); float and int sums, host reference.
+/// One partition made large by the hash (detail/group/partitioned.cuh): 2-4 aggregate chunks of 3072
+/// records meeting in the overflow table (3000 keys; 1 key in 160 or in 64 of 2^20 distinct ones);
+/// with more distinct keys than the overflow table holds (all keys distinct: it is sized for n / 32
+/// keys, so the call builds one table instead); float and int sums against the host reference.
 template <class V>
-void check_partitioned_units() {
+void check_partitioned_lumps() {
   struct c_t {
     dist d;
     std::int64_t m, n;
@@ -577,10 +575,11 @@ TEST_CASE("cuda group_reduce, the partitioned build: float and int64 sums", "[cu
   check_partitioned<std::int64_t>();
 }
 
-TEST_CASE("cuda group_reduce, the partitioned build: a unit of several chunks; more keys than its table (spilled)",
+TEST_CASE("cuda group_reduce, the partitioned build: one partition of many chunks (a lumpy hash); the overflow "
+          "table full (one table instead)",
           "[cuda][group][partitioned]") {
-  check_partitioned_units<float>();
-  check_partitioned_units<std::int32_t>();
+  check_partitioned_lumps<float>();
+  check_partitioned_lumps<std::int32_t>();
 }
 
 TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[cuda][group][partitioned]") {

@@ -233,9 +233,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       cuda::temporary_buffer words_b(p, un * sizeof(unsigned long long)), values_b(p, un * sizeof(Acc));
       cuda::temporary_buffer bounds(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
       cuda::temporary_buffer prefix(p, static_cast<std::size_t>(parts + 1) * sizeof(unsigned));
-      // (the aggregate pass's units: a partition of c records takes ceil(c / aggregate_unit))
+      // (the aggregate pass's chunks: a partition of c records takes ceil(c / aggregate_chunk))
       const long long units_max = std::max<long long>(
-          1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_unit - 1) / aggregate_unit);
+          1, std::min<long long>(parts, n) + (static_cast<long long>(n) + aggregate_chunk - 1) / aggregate_chunk);
       cuda::temporary_buffer unit_part(p, static_cast<std::size_t>(units_max) * sizeof(unsigned));
       cuda::temporary_buffer multi(p, sizeof(unsigned));
       check_cuda(cudaMemsetAsync(counts.get(), 0, counts.size(), p.stream), name, "cudaMemsetAsync");

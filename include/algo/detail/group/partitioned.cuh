@@ -27,13 +27,11 @@
 //              index), stages the records in shared memory in digit order and writes each run
 //              contiguously. One read, one write a pass; a record is its word (input index << 32
 //              | key bits, the slot word of the packed table) and value
-//   aggregate  aggregate_kernel: a block a unit (up to 4 chunks of 3072 records, one after another),
-//              its records in a shared-memory table (oa_split_table; a warp whose 32 records share a
-//              key inserts their sum once). A partition of one unit holds all of its keys there
-//              (unless they outnumber the table's slots: then they go to the overflow table, as a
-//              larger partition's do): each of its groups is appended
+//   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
+//              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
+//              partition of one chunk holds all of its keys there: each of its groups is appended
 //              to the group list in the region of its span (the place_span input positions its
-//              first index lies in; one atomicAdd on the span's count). The units of a larger
+//              first index lies in; one atomicAdd on the span's count). The chunks of a larger
 //              partition (skewed keys: a hot key's partition) flush theirs into a global table
 //              (the overflow table), whose groups append_table_kernel then appends the same way,
 //              as it does the hot table's
@@ -329,15 +327,9 @@ __global__ void __launch_bounds__(hist_threads)
 }
 
 // ---- plan ------------------------------------------------------------------------------------------
-/// Records a block of the aggregate pass holds in registers at once (a chunk), and records it takes
-/// at most (a unit: a partition of more is split into units, which meet in the overflow table). A
-/// block folds its unit's chunks one after another into its shared table of aggregate_slots slots;
-/// a record that finds no room there (a unit of more than aggregate_slots distinct keys) goes to the
-/// overflow table, and then so do the others. (Units of one chunk, before: on Zipf-like keys over
-/// 2^24 a partition holding a warm key spanned 2-4 chunks, each flushing its ~1000 keys to the
-/// overflow table.)
+/// Records a block of the aggregate pass takes at most (a partition of more is split into chunks,
+/// which meet in the overflow table); its shared table has aggregate_slots slots.
 inline constexpr long long aggregate_chunk = 3072;
-inline constexpr long long aggregate_unit = 4 * aggregate_chunk;
 inline constexpr int aggregate_slots = 4096;
 inline constexpr int scatter_items = 8;
 inline constexpr long long scatter_tile = threads * scatter_items;  // 2048 records
@@ -345,10 +337,9 @@ inline constexpr long long scatter_tile = threads * scatter_items;  // 2048 reco
 inline constexpr int plan_threads = 1024;
 /// Where everything goes, from the partitions' counts (one block of plan_threads):
 /// bounds[p] = the first record of partition p (bounds[parts] = n), cursor[p] = bounds[p] (the
-/// last scatter pass's write cursors); prefix[p] = the aggregate pass's units before partition p
-/// (prefix[parts] = all) and unit_part[u] = the partition of the aggregate pass's unit u; *multi =
-/// whether a partition has more records than a block's table has slots (else no unit can need the
-/// overflow table, and it is neither cleared nor read); with two passes (bits > 8), the first pass's cursors bucket[a] =
+/// last scatter pass's write cursors); prefix[p] = the aggregate pass's chunks before partition p
+/// (prefix[parts] = all) and unit_part[u] = the partition of the aggregate pass's chunk u; *multi =
+/// whether a partition spans several chunks (else the overflow table is neither cleared nor read); with two passes (bits > 8), the first pass's cursors bucket[a] =
 /// bounds[a << (bits - 8)] for its 256 digits (the top 8 bits) and tiles[a] = the second pass's
 /// tiles before bucket a (tiles[256] = all; a tile never straddles two buckets). The counts are
 /// read and the results written in stripes (block_scan_striped; a thread's 128 strided counts,
@@ -361,13 +352,13 @@ __global__ void __launch_bounds__(plan_threads)
   __shared__ unsigned long long smem[plan_threads / 32 + 1];
   const long long parts = 1ll << bits;
   int several = 0;  // a partition this thread saw spans several chunks
-  const auto chunks_of = [](unsigned c) { return static_cast<unsigned>((c + aggregate_unit - 1) / aggregate_unit); };
+  const auto chunks_of = [](unsigned c) { return static_cast<unsigned>((c + aggregate_chunk - 1) / aggregate_chunk); };
   // records (< 2^32) and chunks (< 2^22) summed in one 64-bit scan: records << 32 | chunks
   const unsigned long long all = block_scan_striped<plan_threads>(
       parts,
       [&](long long j) {
         const unsigned c = counts[j];
-        several |= c > static_cast<unsigned>(aggregate_slots);  // (more distinct keys than a table holds: possible)
+        several |= c > aggregate_chunk;
         return (static_cast<unsigned long long>(c) << 32) | chunks_of(c);
       },
       [&](long long j, unsigned long long at) {
@@ -738,19 +729,6 @@ constexpr std::size_t aggregate_smem() {
 template <class Front>
 inline constexpr int aggregate_min_blocks = aggregate_smem<Front>() <= 48 * 1024 ? 4 : 3;
 
-/// A record the aggregate's shared table had no room for, into the overflow table, its claim counted
-/// (out of line: the rare path's code once, not once an item of the unrolled loop).
-template <class Table, class Acc>
-__device__ __noinline__ void spill_record(const aggregate_out<Table, Acc>& out, typename Table::key_type key,
-                                          std::uint64_t h, unsigned long long first, Acc v) {
-  const int r = out.overflow.template insert<false>(key, h, first, v, max_probes_overflow);
-  if (r < 0) {
-    atomicExch(&out.status->abort, 1u);
-  } else if (r == 1) {
-    if (atomicAdd(&out.status->claimed, 1ull) + 1 > out.limit) atomicExch(&out.status->abort, 1u);
-  }
-}
-
 template <class Front, class Table, class Acc, class Hash>
 __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
     aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
@@ -765,66 +743,51 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   if (unit >= prefix[parts]) return;
   const long long p = unit_part[unit];  // (a binary search over prefix[] was 15 dependent loads)
   const bool whole = prefix[p + 1] - prefix[p] == 1u;
-  // (records < 2^30: 32-bit positions)
-  const unsigned b = bounds[p] + (unit - prefix[p]) * static_cast<unsigned>(aggregate_unit);
-  const unsigned e = b + static_cast<unsigned>(aggregate_unit) < bounds[p + 1] ? b + static_cast<unsigned>(aggregate_unit)
-                                                                                 : bounds[p + 1];
-  __shared__ int spilled;  // a record went to the overflow table: so do all of the unit's groups
-  // each chunk's records in registers first (every load in flight), then into the table: a record
-  // that finds no slot (more than aggregate_slots distinct keys in the unit) into the overflow table
+  const long long b = bounds[p] + static_cast<long long>(unit - prefix[p]) * aggregate_chunk;
+  const long long e = b + aggregate_chunk < static_cast<long long>(bounds[p + 1]) ? b + aggregate_chunk
+                                                                                   : static_cast<long long>(bounds[p + 1]);
+  // the chunk's records in registers first (every load in flight), then into the table: at most
+  // aggregate_chunk < aggregate_slots keys, so every key finds a slot
   constexpr int items_per_thread = static_cast<int>(aggregate_chunk / threads);
   static_assert(aggregate_chunk % threads == 0, "a chunk is whole items per thread");
-  const auto spill = [&](const K& key, unsigned long long first, const Acc& v) {
-    spill_record(out, key, hc::hash_of(hash, key), first, v);
-    spilled = 1;
-  };
-  for (unsigned cb = b; cb < e; cb += static_cast<unsigned>(aggregate_chunk)) {
-    const unsigned ce = cb + static_cast<unsigned>(aggregate_chunk) < e ? cb + static_cast<unsigned>(aggregate_chunk) : e;
-    unsigned long long w_[items_per_thread];
-    Acc v_[items_per_thread];
+  unsigned long long w_[items_per_thread];
+  Acc v_[items_per_thread];
 #pragma unroll
-    for (int j = 0; j < items_per_thread; ++j) {
-      const unsigned i = cb + j * threads + threadIdx.x;
-      w_[j] = 0ull;
-      v_[j] = Acc{};
-      if (i < ce) {
-        w_[j] = words[i];
-        v_[j] = values[i];
-      }
+  for (int j = 0; j < items_per_thread; ++j) {
+    const long long i = b + j * threads + threadIdx.x;
+    w_[j] = 0ull;
+    v_[j] = Acc{};
+    if (i < e) {
+      w_[j] = words[i];
+      v_[j] = values[i];
     }
-    if (cb == b) {
-      for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
-      if (threadIdx.x == 0) spilled = 0;
-      __syncthreads();
-    }
+  }
+  for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
+  __syncthreads();
 #pragma unroll
-    for (int j = 0; j < items_per_thread; ++j) {
-      const bool valid = cb + j * threads + threadIdx.x < ce;
-      const unsigned kb = static_cast<unsigned>(w_[j]);
-      // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
-      // atomics on one shared word
-      const unsigned kb0 = __shfl_sync(0xffffffffu, kb, 0);  // (every lane: not under the && below)
-      if (__all_sync(0xffffffffu, valid && kb == kb0)) {
-        Acc v = v_[j];
+  for (int j = 0; j < items_per_thread; ++j) {
+    const bool valid = b + j * threads + threadIdx.x < e;
+    const unsigned kb = static_cast<unsigned>(w_[j]);
+    // a warp of 32 records of one key (a hot key's chunk): one insert of their sum, not 32
+    // atomics on one shared word
+    const unsigned kb0 = __shfl_sync(0xffffffffu, kb, 0);  // (every lane: not under the && below)
+    if (__all_sync(0xffffffffu, valid && kb == kb0)) {
+      Acc v = v_[j];
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
-        const unsigned f = __reduce_min_sync(0xffffffffu, static_cast<unsigned>(w_[j] >> 32));
-        if ((threadIdx.x & 31) == 0) {
-          const K key = hc::key_from_bits<K>(kb);
-          if (front.template insert<false>(key, hc::hash_of(hash, key), f, v,
-                                           static_cast<unsigned long long>(aggregate_slots)) < 0)
-            spill(key, f, v);
-        }
-      } else if (valid) {
+      for (int o = 16; o > 0; o >>= 1) v = front.comb.op(v, __shfl_xor_sync(0xffffffffu, v, o));
+      const unsigned f = __reduce_min_sync(0xffffffffu, static_cast<unsigned>(w_[j] >> 32));
+      if ((threadIdx.x & 31) == 0) {
         const K key = hc::key_from_bits<K>(kb);
-        if (front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
-                                         static_cast<unsigned long long>(aggregate_slots)) < 0)
-          spill(key, w_[j] >> 32, v_[j]);
+        front.template insert<false>(key, hc::hash_of(hash, key), f, v, static_cast<unsigned long long>(aggregate_slots));
       }
+    } else if (valid) {
+      const K key = hc::key_from_bits<K>(kb);
+      front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j],
+                                   static_cast<unsigned long long>(aggregate_slots));
     }
   }
   __syncthreads();
-  if (whole && !spilled) {
+  if (whole) {
     // every key of the partition is here: each group appended to its span's region of the list.
     // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
     // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
@@ -856,7 +819,7 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
       }
     }
   } else {
-    // one unit of a larger partition, or one that spilled: its partial groups into the overflow table
+    // one chunk of a larger partition: its partial groups into the overflow table
     unsigned claims = 0;
     bool full = false;
     for (int i = threadIdx.x; i < aggregate_slots; i += threads) {
