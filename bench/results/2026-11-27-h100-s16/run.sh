@@ -11,6 +11,8 @@
 #                Zipf 2^24, uniform 2^24, uniform 1024)
 #   STEP=final   the full bench (the README's figures); the group-by tests' partitioned and sample
 #                cases and their compute-sanitizer memcheck / racecheck
+#   STEP=check   the group strategies' tests (the kept kernels with the lumpy-hash case) and the
+#                memcheck / racecheck of their partitioned cases
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -70,6 +72,11 @@ final)
   grep -E "^ *group_reduce .*(zipf|uniform) m=2\^24" "$R/bench.log" | grep -E "thrust|open_addr|one table|forced" | cut -c1-120
   tt test_cuda_group_strategies "[partitioned],[sample]" 100
   { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned],[sample]";
+    SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+check)
+  tt test_cuda_group_strategies "~[large]" 150
+  { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned]";
     SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 suite)
