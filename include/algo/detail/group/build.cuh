@@ -85,8 +85,8 @@ struct oa_tuning {
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
-  /// first 8192 records (up to 1024) aggregated by the histogram pass and skipped by the scatter
-  /// passes; false: every record goes through the passes.
+  /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
+  /// pass and skipped by the scatter passes; false: every record goes through the passes.
   static constexpr bool hot_keys = true;
 };
 

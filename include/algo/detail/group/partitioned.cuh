@@ -144,12 +144,13 @@ inline constexpr int hist_threads = 1024;
 /// Skewed keys (a few keys on a large share of the records, Zipf) make partitions of many chunks,
 /// whose records go through both scatter passes only to meet in the overflow table, and whose
 /// chunks fold long runs of one key with shared-memory atomics on one slot. So the keys seen at
-/// least hot_min_count times in the first hot_sample_records records (at most hot_max of them)
-/// are aggregated where the histogram reads them (each block's shared-memory table of them, then
-/// one global insert a key and block into the hot table), and the scatter passes skip them (a bit a
-/// record, hot_map, written by the histogram). The hot table's groups join the list as the overflow
-/// table's do. Uniform keys over many more than the sample shows have no hot keys: then the
-/// histogram's only added work is one shared-memory probe a record and the bit map (n / 8 bytes).
+/// least hot_min_count times in the first hot_sample_records records (at most hot_max of them,
+/// when they hold 1 / hot_min_share of those records) are aggregated where the histogram reads
+/// them (each block's shared-memory table of them, then one global insert a key and block into the
+/// hot table), and the scatter passes skip them (a bit a record, hot_map, written by the
+/// histogram). The hot table's groups join the list as the overflow table's do. Uniform keys over
+/// many more than the sample shows have none: then the histogram and the scatter run as without hot
+/// keys, and the pick (one block, ~15 us on an H100) is what they cost.
 inline constexpr int hot_sample_records = 8192;
 inline constexpr int hot_pick_slots = 16384;  // the pick's counting table (128 KB of shared memory)
 inline constexpr unsigned hot_min_count = 2;
@@ -163,7 +164,8 @@ inline constexpr unsigned long long hot_no_first = 0x7fffffffull;
 
 /// One block of hist_threads: clears the hot table, counts the first min(n, hot_sample_records)
 /// keys in shared memory (a word a key: count << 32 | key bits; 0 = empty) and lists the keys seen
-/// at least hot_min_count times: hot_list[0] = how many (<= hot_max), hot_list[1 + j] their bits.
+/// at least hot_min_count times: hot_list[1 + j] their bits, hot_list[0] how many (<= hot_max; 0
+/// when they hold under 1 / hot_min_share of the sample's records).
 template <class K, class HotTable, class KeyIt, class Hash>
 __global__ void __launch_bounds__(hist_threads)
     hot_pick_kernel(KeyIt keys, long long n, Hash hash, HotTable hot, unsigned* hot_list) {
@@ -223,8 +225,8 @@ __global__ void __launch_bounds__(hist_threads)
   }
 }
 
-/// The shared memory partition_histogram_kernel needs for 2^bits partitions with the hot keys'
-/// table of `Front` (dynamic: its words, its aggregates, then the counters).
+/// The dynamic shared memory partition_histogram_kernel takes before its counters: the hot keys'
+/// table of `Front` (its words, then its aggregates).
 template <class Front>
 constexpr std::size_t hot_front_smem() {
   return static_cast<std::size_t>(hot_slots) * (sizeof(unsigned long long) + sizeof(typename Front::storage));
