@@ -304,6 +304,37 @@ struct blocks8 : algo::detail::group::oa_tuning {
   static constexpr int build_min_blocks = 8;
 };
 
+/// Runs a tuned build, `Tuning`'s group_reduce_open_addressing over the keys and values with `hash`,
+/// and checks its groups against the host reference: keys in first-appearance order, sums (exact
+/// for integers, close for floats: another order of additions), nothing written past them.
+template <class Tuning, class V, class Hash = algo::hash<>>
+void check_tuned(const std::string& what, const std::vector<std::int32_t>& hkeys, const std::vector<V>& hvals,
+                 Hash hash = {}) {
+  const auto n = static_cast<std::int64_t>(hkeys.size());
+  const device_buffer<std::int32_t> keys(hkeys);
+  const device_buffer<V> vals(hvals);
+  device_buffer<std::int32_t> ko(hkeys.size());
+  device_buffer<V> vo(hkeys.size());
+  ko.fill_sentinel();
+  vo.fill_sentinel();
+  const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, Tuning>(
+      algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, hash, algo::equal_to<>{});
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const auto gk = ko.download();
+  const auto gv = vo.download();
+  const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
+  INFO(what << ", n = " << n);
+  REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
+  REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
+  std::size_t bad = 0;
+  for (std::int64_t j = 0; j < m; ++j) {
+    if constexpr (std::is_floating_point<V>::value) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(n));
+    else bad += gv[j] != ref.values[j];
+  }
+  REQUIRE(bad == 0);
+  REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+}
+
 template <class Tuning>
 void check_tuning(const char* name) {
   struct c_t {
@@ -315,28 +346,9 @@ void check_tuning(const char* name) {
   for (const c_t& c : cs)
     for (const std::int64_t n : {std::int64_t(4097), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
       if (small_run() && n > 70000) continue;
-      const auto hkeys = make_keys(c.d, n, c.m, 300 + static_cast<std::uint64_t>(n));
-      const auto hvals = make_values<float>(n, 31 + static_cast<std::uint64_t>(n));
-      const device_buffer<std::int32_t> keys(hkeys);
-      const device_buffer<float> vals(hvals);
-      device_buffer<std::int32_t> ko(hkeys.size());
-      device_buffer<float> vo(hkeys.size());
-      ko.fill_sentinel();
-      vo.fill_sentinel();
-      const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, Tuning>(
-          algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, algo::hash<>{},
-          algo::equal_to<>{});
-      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-      const auto gk = ko.download();
-      const auto gv = vo.download();
-      const auto ref = ref_group_reduce<double>(hkeys, hvals, algo::plus<>{});
-      INFO(name << ", " << dist_name(c.d, c.m) << ", n = " << n);
-      REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
-      REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
-      std::size_t bad = 0;
-      for (std::int64_t j = 0; j < m; ++j) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(n));
-      REQUIRE(bad == 0);
-      REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+      check_tuned<Tuning>(std::string(name) + ", " + dist_name(c.d, c.m),
+                          make_keys(c.d, n, c.m, 300 + static_cast<std::uint64_t>(n)),
+                          make_values<float>(n, 31 + static_cast<std::uint64_t>(n)));
     }
 }
 }  // namespace
@@ -377,31 +389,9 @@ void check_partitioned() {
     for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097),
                                  std::int64_t(3 * 2048 + 1), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
       if (small_run() && n > 70000) continue;
-      const auto hkeys = make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n));
-      const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
-      const device_buffer<std::int32_t> keys(hkeys);
-      const device_buffer<V> vals(hvals);
-      device_buffer<std::int32_t> ko(hkeys.size());
-      device_buffer<V> vo(hkeys.size());
-      ko.fill_sentinel();
-      vo.fill_sentinel();
-      const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
-          algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, algo::hash<>{},
-          algo::equal_to<>{});
-      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-      const auto gk = ko.download();
-      const auto gv = vo.download();
-      const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
-      INFO("partitioned, " << dist_name(c.d, c.m) << ", n = " << n);
-      REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
-      REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
-      std::size_t bad = 0;
-      for (std::int64_t j = 0; j < m; ++j) {
-        if constexpr (std::is_floating_point<V>::value) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(n));
-        else bad += gv[j] != ref.values[j];
-      }
-      REQUIRE(bad == 0);
-      REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+      check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m),
+                                     make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n)),
+                                     make_values<V>(n, 41 + static_cast<std::uint64_t>(n)));
     }
 }
 
@@ -479,33 +469,11 @@ void check_partitioned_lumps() {
     if (small_run() && c.n > 70000) continue;
     const auto hkeys = make_keys(c.d, c.n, c.m, 700 + static_cast<std::uint64_t>(c.n) + c.lump);
     const auto hvals = make_values<V>(c.n, 43 + static_cast<std::uint64_t>(c.n));
-    const device_buffer<std::int32_t> keys(hkeys);
-    const device_buffer<V> vals(hvals);
-    device_buffer<std::int32_t> ko(hkeys.size());
-    device_buffer<V> vo(hkeys.size());
-    ko.fill_sentinel();
-    vo.fill_sentinel();
-    const auto run = [&](auto hash) {
-      return algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
-          algo::cuda, keys.begin(), vals.begin(), c.n, ko.begin(), vo.begin(), algo::plus<>{}, hash,
-          algo::equal_to<>{});
-    };
-    const std::int64_t m = c.lump ? run(lumpy_hash{c.lump}) : run(top_zero_hash{});
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const auto gk = ko.download();
-    const auto gv = vo.download();
-    const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
-    INFO("partitioned, one large partition (" << (c.lump ? "1 key in " + std::to_string(c.lump) : std::string("all keys"))
-                                              << "): " << dist_name(c.d, c.m) << ", n = " << c.n);
-    REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
-    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
-    std::size_t bad = 0;
-    for (std::int64_t j = 0; j < m; ++j) {
-      if constexpr (std::is_floating_point<V>::value) bad += !close_sum(gv[j], ref.values[j], static_cast<double>(c.n));
-      else bad += gv[j] != ref.values[j];
-    }
-    REQUIRE(bad == 0);
-    REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
+    const std::string what = "partitioned, one large partition (" +
+                             (c.lump ? "1 key in " + std::to_string(c.lump) : std::string("all keys")) +
+                             "): " + dist_name(c.d, c.m);
+    if (c.lump) check_tuned<forced_partitions>(what, hkeys, hvals, lumpy_hash{c.lump});
+    else check_tuned<forced_partitions>(what, hkeys, hvals, top_zero_hash{});
   }
 }
 

@@ -13,6 +13,9 @@
 #                cases and their compute-sanitizer memcheck / racecheck
 #   STEP=check   the group strategies' tests (the kept kernels with the lumpy-hash case) and the
 #                memcheck / racecheck of their partitioned cases
+#   STEP=check2  the group strategies' tests after their checks share one helper, memcheck of the
+#                partitioned and tuning cases; seg_reduce_probe --L 4 four times (is the offsets
+#                row's time at L = 4 bimodal on the GPU's side or the host's?)
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -78,6 +81,13 @@ check)
   tt test_cuda_group_strategies "~[large]" 150
   { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned]";
     SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[partitioned]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+check2)
+  tt test_cuda_group_strategies "~[large]" 150
+  SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[partitioned],[tuning]" 2>&1 | tee "$R/sanitizer.txt"
+  for k in 1 2 3 4; do timeout 60 $X/seg_reduce_probe --L 4 > "$R/probe_L4_$k.log" 2>&1; echo "probe L=4 ($k) rc $?"
+    grep -E "WRONG|refused" "$R/probe_L4_$k.log" | head -3
+    sed -n '/median of 3 rounds/,$p' "$R/probe_L4_$k.log" | grep -E "cub::|offsets\)|uniform" | cut -c1-110; done
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
