@@ -370,10 +370,9 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
 /// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
-/// hot key),
-/// at sizes around the scatter's 2048-record tiles, the aggregate's 3072-record chunks and the
-/// place pass's 2048-position spans, one and two scatter passes (n up to 2^19 takes one); groups
-/// in first-appearance order against the host reference.
+/// hot key), at sizes around the scatter's 2048-record tiles, the aggregate's 3072-record chunks
+/// and the place pass's 2048-position spans, one and two scatter passes (n up to 2^19 takes one);
+/// groups in first-appearance order against the host reference.
 template <class V>
 void check_partitioned() {
   struct c_t {
