@@ -304,12 +304,13 @@ struct blocks8 : algo::detail::group::oa_tuning {
   static constexpr int build_min_blocks = 8;
 };
 
-/// Runs a tuned build, `Tuning`'s group_reduce_open_addressing over the keys and values with `hash`,
-/// and checks its groups against the host reference: keys in first-appearance order, sums (exact
-/// for integers, close for floats: another order of additions), nothing written past them.
-template <class Tuning, class V, class Hash = algo::hash<>>
+/// Runs a tuned build, `Tuning`'s group_reduce_open_addressing over the keys and values with `hash`
+/// and `eq`, and checks its groups against the host reference: keys in first-appearance order (the
+/// first appearance's bits), sums (exact for integers, close for floats: another order of
+/// additions), nothing written past them.
+template <class Tuning, class V, class Hash = algo::hash<>, class Eq = algo::equal_to<>>
 void check_tuned(const std::string& what, const std::vector<std::int32_t>& hkeys, const std::vector<V>& hvals,
-                 Hash hash = {}) {
+                 Hash hash = {}, Eq eq = {}) {
   const auto n = static_cast<std::int64_t>(hkeys.size());
   const device_buffer<std::int32_t> keys(hkeys);
   const device_buffer<V> vals(hvals);
@@ -318,11 +319,11 @@ void check_tuned(const std::string& what, const std::vector<std::int32_t>& hkeys
   ko.fill_sentinel();
   vo.fill_sentinel();
   const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, Tuning>(
-      algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, hash, algo::equal_to<>{});
+      algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, hash, eq);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto gk = ko.download();
   const auto gv = vo.download();
-  const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{});
+  const auto ref = ref_group_reduce<ref_r<V>>(hkeys, hvals, algo::plus<>{}, hash, eq);
   INFO(what << ", n = " << n);
   REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
   REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
@@ -415,21 +416,9 @@ void check_partitioned_not_bitwise() {
     auto hkeys = make_keys(dist::uniform, n, n / 3 + 1, 900 + static_cast<std::uint64_t>(n));
     for (std::size_t i = 0; i < hkeys.size(); ++i)  // equal keys under key_equal, different bits
       hkeys[i] ^= static_cast<std::int32_t>((static_cast<std::uint32_t>(i) * 2654435761u >> 13) & 1u);
-    const auto hvals = make_int_values(n, 77 + static_cast<std::uint64_t>(n));
-    const device_buffer<std::int32_t> keys(hkeys);
-    const device_buffer<std::int32_t> vals(hvals);
-    device_buffer<std::int32_t> ko(hkeys.size()), vo(hkeys.size());
-    const std::int64_t m = algo::detail::group::group_reduce_open_addressing<false, forced_partitions>(
-        algo::cuda, keys.begin(), vals.begin(), n, ko.begin(), vo.begin(), algo::plus<>{}, but_low_bit_hash{},
-        but_low_bit_equal{});
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const auto ref = ref_group_reduce<std::int32_t>(hkeys, hvals, algo::plus<>{}, but_low_bit_hash{}, but_low_bit_equal{});
-    INFO("partitioned, key_equal but the low bit, n = " << n);
-    REQUIRE(m == static_cast<std::int64_t>(ref.keys.size()));
-    const auto gk = ko.download();
-    const auto gv = vo.download();
-    REQUIRE(std::vector<std::int32_t>(gk.begin(), gk.begin() + m) == ref.keys);
-    REQUIRE(std::vector<std::int32_t>(gv.begin(), gv.begin() + m) == ref.values);
+    check_tuned<forced_partitions>("partitioned, key_equal but the low bit", hkeys,
+                                   make_int_values(n, 77 + static_cast<std::uint64_t>(n)), but_low_bit_hash{},
+                                   but_low_bit_equal{});
   }
 }
 
