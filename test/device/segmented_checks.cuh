@@ -1058,6 +1058,74 @@ struct keep_first {
   ALGO_HD T operator()(const T& a, const T&) const { return a; }
 };
 
+/// algo::cuda's group-of-lanes kernel (reduce_groups.cuh) folds a segment in a shape fixed by L and
+/// the alignment: a lane folds its VI elements in order (VI = 4 on the 16-byte path: floats, L a
+/// multiple of 4, segments on 16-byte boundaries; else 1), a group of G lanes (the fewest, a power
+/// of two up to 32, whose row of G * VI elements covers the segment) folds its lanes pairwise (lane
+/// i with lane i + d, d = 1, 2, 4, ..., lanes past the end holding nothing), and the rows are folded
+/// in order, then init op that. This is that fold on the host, for float plus.
+inline std::vector<float> groups_fold_emulated(const std::vector<float>& x, std::int64_t L, std::int64_t S, float init,
+                                               int vi) {
+  const std::int64_t lanes = (L + vi - 1) / vi;
+  std::int64_t group = 1;
+  while (group < 32 && group < lanes) group *= 2;
+  const std::int64_t row = group * vi;
+  std::vector<float> out(static_cast<std::size_t>(S));
+  std::vector<float> v(static_cast<std::size_t>(group));
+  std::vector<char> has(static_cast<std::size_t>(group));
+  for (std::int64_t k = 0; k < S; ++k) {
+    float acc = 0;
+    for (std::int64_t r = 0; r < L; r += row) {
+      for (std::int64_t l = 0; l < group; ++l) {
+        const std::int64_t i0 = r + l * vi;
+        has[static_cast<std::size_t>(l)] = i0 < L;
+        if (i0 < L) {
+          float a = x[static_cast<std::size_t>(k * L + i0)];
+          for (std::int64_t j = 1; j < vi; ++j) a = a + x[static_cast<std::size_t>(k * L + i0 + j)];
+          v[static_cast<std::size_t>(l)] = a;
+        }
+      }
+      for (std::int64_t d = 1; d < group; d *= 2)
+        for (std::int64_t l = 0; l + d < group; l += 2 * d)
+          if (has[static_cast<std::size_t>(l)] && has[static_cast<std::size_t>(l + d)])
+            v[static_cast<std::size_t>(l)] = v[static_cast<std::size_t>(l)] + v[static_cast<std::size_t>(l + d)];
+      acc = r == 0 ? v[0] : acc + v[0];
+    }
+    out[static_cast<std::size_t>(k)] = init + acc;
+  }
+  return out;
+}
+
+/// algo::cuda's group-of-lanes segmented_reduce, bit for bit against groups_fold_emulated: float
+/// segments of every group size, full and part-filled last rows, one row and many (from 8 rows of
+/// 16-byte loads on, two rows loaded at a time: an even and an odd count), segment counts
+/// that leave a warp's last sets part empty, and (not ALGO_TEST_SMALL) more segments than the grid's
+/// warps hold at once (each warp a run of several).
+inline void check_groups_fold_bits() {
+  struct shape {
+    std::int64_t L, S;
+  };
+  std::vector<shape> shapes = {{4, 4097},  {8, 999},   {12, 50},   {36, 777},  {100, 90},  {128, 31},  {256, 1025},
+                               {260, 33},  {1028, 40}, {2044, 13}, {1, 1000},  {3, 77},    {7, 2000},  {33, 40},
+                               {255, 20},  {1500, 30}, {2047, 11}, {1024, 70}, {1152, 41}, {1536, 50}};
+  if (!small_run()) {
+    shapes.push_back({4, 3000001});
+    shapes.push_back({256, 300001});
+    shapes.push_back({1028, 70001});
+    shapes.push_back({33, 500001});
+  }
+  for (const shape& sh : shapes) {
+    INFO("float plus, uniform_offsets(" << sh.L << "), " << sh.S << " segments: the group-of-lanes fold, bit for bit");
+    const auto h_x = random_vector<float>(static_cast<std::size_t>(sh.L * sh.S), static_cast<std::uint64_t>(sh.L * 7 + 1));
+    const auto o = algo::uniform_offsets(sh.L);
+    device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
+    algo::segmented_reduce(algo::cuda, x.begin(), o, o + (sh.S + 1), red.begin(), 0.5f);
+    CHECK(same_bits(red.download(), groups_fold_emulated(h_x, sh.L, sh.S, 0.5f, sh.L % 4 == 0 ? 4 : 1)));
+    CHECK(red.guard_intact());
+  }
+  require_device_ok("end of check_groups_fold_bits");
+}
+
 /// segmented_reduce over uniform_offsets(L) with short and middling segments (1 <= L < 2048:
 /// algo::cuda's group-of-lanes path): every group size (L from 1 to 2047, rows of one and of several
 /// loads a lane, rows that end part way), 16-byte loads (L a multiple of 4, start aligned) and

@@ -40,6 +40,10 @@ TEST_CASE("cuda segmented_reduce: short and middling uniform segments (a group o
           "[cuda][segmented][uniform]") {
   seg_test::check_short_uniform(algo::cuda);
 }
+TEST_CASE("cuda segmented_reduce: the group-of-lanes fold, bit for bit against its host emulation",
+          "[cuda][segmented][uniform]") {
+  seg_test::check_groups_fold_bits();
+}
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }

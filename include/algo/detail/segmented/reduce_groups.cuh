@@ -10,6 +10,9 @@
 //            lane i with lane i + d (d = 1, 2, 4, ...: the left operand always the lower lane), so
 //            every row is folded left to right in a shape fixed by G; group lane 0 folds the rows in
 //            order and writes init op (the segment);
+//   loads    a row at a time, or (4-byte elements read 16 bytes at a time, segments of 8 rows or
+//            more: groups_pair_kernel) two rows loaded before either is folded; the folds are the
+//            same either way;
 //   grid     blocks of 256 threads stride over the warps' segment sets.
 // Operands keep their order (non-commutative operators are fine) and the grouping depends only on
 // L and the alignment, so floats are the same run to run. Segments of max_length and more are read
@@ -33,9 +36,43 @@ inline constexpr std::int64_t max_length = 2048;
 inline constexpr int threads = 256;
 
 // ---- groups ---------------------------------------------------------------------------------------------
-template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
-__global__ void __launch_bounds__(threads)
-    groups_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
+/// Segments of at least this many rows take the kernel that loads two rows before folding either
+/// (4-byte elements read 16 bytes at a time only: the case measured, H100, 2026-11-28: L = 1024 /
+/// 1536 0.0937 / 0.0967 -> 0.0919 / 0.0930 ms, 2^26 floats; at L = 256 and 512, two and four rows,
+/// it was 1-2.5 % slower: bench/notes/keys_segments.md).
+inline constexpr std::int64_t pair_min_rows = 8;
+template <int VI, class V, class Acc>
+inline constexpr bool pair_rows_v = VI == 4 && sizeof(V) == 4 && sizeof(Acc) == 4;
+
+/// A lane's VI elements, folded in order.
+template <int VI, class V, class Acc, class Op>
+__device__ __forceinline__ Acc fold_lane(const V (&e)[VI], const Op& op) {
+  Acc v = static_cast<Acc>(e[0]);
+#pragma unroll
+  for (int j = 1; j < VI; ++j) v = op(v, e[j]);
+  return v;
+}
+
+/// The group's lanes' values folded pairwise, lane i with lane i + d (d = 1, 2, 4, ...), the lower
+/// lane on the left; lanes past the end hold nothing (with full rows every lane holds elements and
+/// no partner's count is asked). Group lane 0 ends with the row's fold.
+template <class Acc, class Op>
+__device__ __forceinline__ Acc fold_group(Acc v, bool mine, int group, int g_lane, bool full_rows, const Op& op) {
+  for (int d = 1; d < group; d *= 2) {
+    const Acc other = cuda::shfl_down(v, static_cast<unsigned>(d), cuda::full_warp_mask, group);
+    const int other_has =
+        full_rows ? 1 : __shfl_down_sync(cuda::full_warp_mask, mine ? 1 : 0, static_cast<unsigned>(d), group);
+    if ((g_lane & (2 * d - 1)) == 0 && mine && other_has) v = op(v, other);
+  }
+  return v;
+}
+
+/// The kernels' body. Pair: two rows loaded before either is folded (groups_pair_kernel, for
+/// segments of pair_min_rows rows or more; its registers capped to 32 so that an SM holds 8 blocks,
+/// as the one-row kernel's 28 let it: at 33 it held 6, and was slower).
+template <int VI, bool Vector, bool Pair, class It, class OutIt, class Acc, class Op>
+__device__ __forceinline__ void groups(It first, long long length, long long segments, int group, OutIt out, Acc init,
+                                       Op op) {
   using V = typename cuda::load_traits<It>::value_type;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int g_lane = lane & (group - 1);
@@ -43,38 +80,62 @@ __global__ void __launch_bounds__(threads)
   const long long warp = (static_cast<long long>(blockIdx.x) * threads + threadIdx.x) / 32;
   const long long warps = static_cast<long long>(gridDim.x) * (threads / 32);
   const long long row = static_cast<long long>(group) * VI;
+  const bool full_rows = length % row == 0;
+  const auto load = [&](long long k, long long i0, V (&e)[VI]) {
+    if constexpr (Vector) cuda::load_chunk<VI, true>(first + (k * length + i0), e);
+    else e[0] = first[k * length + i0];
+  };
   // every lane of a warp runs the same iterations (the shuffles take the whole warp)
   for (long long k0 = warp * per_warp; k0 < segments; k0 += warps * per_warp) {
     const long long k = k0 + lane / group;
     const bool valid = k < segments;
     Acc acc{};
-    for (long long r = 0; r < length; r += row) {
+    long long r = 0;
+    if constexpr (Pair) {
+      // ---- two rows at a time, both loaded before either is folded (every lane of the first
+      // holds elements)
+      for (; r + row < length; r += 2 * row) {
+        const long long i0 = r + static_cast<long long>(g_lane) * VI, i1 = i0 + row;
+        const bool mine1 = valid && i1 < length;
+        V e0[VI], e1[VI];
+        if (valid) load(k, i0, e0);
+        if (mine1) load(k, i1, e1);
+        Acc v0{}, v1{};
+        if (valid) v0 = fold_lane<VI, V, Acc>(e0, op);
+        v0 = fold_group(v0, valid, group, g_lane, true, op);
+        if (g_lane == 0 && valid) acc = r == 0 ? v0 : op(acc, v0);
+        if (mine1) v1 = fold_lane<VI, V, Acc>(e1, op);
+        v1 = fold_group(v1, mine1, group, g_lane, full_rows, op);
+        if (g_lane == 0 && valid) acc = op(acc, v1);
+      }
+    }
+    for (; r < length; r += row) {
       // ---- this lane's VI elements of the row, folded in order
       const long long i0 = r + static_cast<long long>(g_lane) * VI;
       const bool mine = valid && i0 < length;
       Acc v{};
       if (mine) {
         V e[VI];
-        if constexpr (Vector) {
-          cuda::load_chunk<VI, true>(first + (k * length + i0), e);
-        } else {
-          e[0] = first[k * length + i0];
-        }
-        v = static_cast<Acc>(e[0]);
-#pragma unroll
-        for (int j = 1; j < VI; ++j) v = op(v, e[j]);
+        load(k, i0, e);
+        v = fold_lane<VI, V, Acc>(e, op);
       }
-      // ---- the group's lanes, pairwise, the lower lane on the left (lanes past the end hold nothing)
-      for (int d = 1; d < group; d *= 2) {
-        const Acc other = cuda::shfl_down(v, static_cast<unsigned>(d), cuda::full_warp_mask, group);
-        const int other_has = __shfl_down_sync(cuda::full_warp_mask, mine ? 1 : 0, static_cast<unsigned>(d), group);
-        if ((g_lane & (2 * d - 1)) == 0 && mine && other_has) v = op(v, other);
-      }
+      v = fold_group(v, mine, group, g_lane, full_rows, op);
       // ---- the rows, in order (group lane 0; the first row always has elements)
       if (g_lane == 0 && valid) acc = r == 0 ? v : op(acc, v);
     }
     if (g_lane == 0 && valid) out[k] = static_cast<Acc>(op(init, acc));
   }
+}
+
+template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
+__global__ void __launch_bounds__(threads)
+    groups_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
+  groups<VI, Vector, false>(first, length, segments, group, out, init, op);
+}
+template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
+__global__ void __launch_bounds__(threads, 8)
+    groups_pair_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
+  groups<VI, Vector, true>(first, length, segments, group, out, init, op);
 }
 
 template <int VI, bool Vector, class It, class OutIt, class Acc, class RawOp>
@@ -88,8 +149,19 @@ void run(const char* name, const device_policy_base& policy, It first, std::int6
   std::int64_t blocks = (segments + per_block - 1) / per_block;
   const std::int64_t cap = static_cast<std::int64_t>(cuda::current_device_info().sm_count) * 16;  // 2 waves of 8
   if (blocks > cap) blocks = cap;
-  groups_kernel<VI, Vector, It, OutIt, Acc, Op><<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
-      first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
+  const auto launch = [&](auto kernel) {
+    kernel<<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
+        first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
+  };
+  using V = typename cuda::load_traits<It>::value_type;
+  if constexpr (Vector && pair_rows_v<VI, V, Acc>) {
+    if (length >= pair_min_rows * group * VI) {
+      launch(groups_pair_kernel<VI, Vector, It, OutIt, Acc, Op>);
+      cuda::check_launch(name, "segment_groups::groups_kernel");
+      return;
+    }
+  }
+  launch(groups_kernel<VI, Vector, It, OutIt, Acc, Op>);
   cuda::check_launch(name, "segment_groups::groups_kernel");
 }
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The runs of the seventeenth session (2026-11-28) on one H100, from the tree's root on the GPU
+# machine; binaries built on the CPU machine (nvcc 13.0, sm_90, Release, device tests not
+# compile-only) and carried in build_x/x.tar.xz:
+#   STEP=exp1    seg_uniform_probe built against three trees of the headers, run in turn twice:
+#                probe_base (e64a5b1's group-of-lanes kernel), probe_new (one wave of resident
+#                blocks, a warp's sets contiguous, the next row's chunk loaded before this one is
+#                folded), probe_new8 (the same capped to 8 blocks an SM); test_cuda_segmented's
+#                uniform cases and compute-sanitizer memcheck / racecheck of the short ones
+#   STEP=exp2    the probe against seven trees: base; b = stride order, one wave, next step loaded
+#                ahead; c = b with base's grid (16 blocks an SM); d = c without the load ahead; e = b
+#                without it; f = base with the partner's count shuffled only for part-filled rows;
+#                g = b capped to 8 blocks an SM
+#   STEP=exp3    the probe: base, f, fin (the kept kernels: f, and two rows loaded together from 8
+#                rows on), and fin with other grids: k = one wave of 8 blocks an SM, l = the fewest
+#                warps that give each the same count of sets (within one), m = 4 waves; then
+#                test_cuda_segmented (all but [large]) and memcheck / racecheck of [uniform]
+#   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
+#   STEP=final   the full bench (the README's figures)
+# Output: r/ + summary_STEP.txt.
+set -u
+t0=$(date +%s)
+R=$OUT/r; mkdir -p "$R"; S=$OUT/summary_${STEP:-x}.txt
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } > "$R/env_${STEP:-x}.txt"
+X=$PWD/build_x
+[ -f $X/x.tar.xz ] && tar -C $X -xJf $X/x.tar.xz
+san() { local tool=$1 t=$2 f=$3; ALGO_TEST_SMALL=1 timeout ${SAN_LIMIT:-120} compute-sanitizer --tool $tool --error-exitcode 9 $X/$t "$f" > /tmp/san.log 2>&1; echo "$tool $t $f -> rc $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' /tmp/san.log | tr '\n' ' ')"; }
+tt() { local t=$1 f=$2 lim=$3; timeout $lim $X/$t "$f" > "$R/$t.log" 2>&1; echo "$t $f rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions' "$R/$t.log" | tail -1)"; grep -E "FAILED|failure|with expansion" -A3 "$R/$t.log" | head -12; }
+{
+case "${STEP:-}" in
+exp1)
+  for k in 1 2; do for p in base new new8; do
+    { echo "== probe_$p run $k"; timeout 120 $X/probe_$p; } > "$R/probe_${p}_$k.log" 2>&1; echo "probe_$p ($k) rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "WRONG" "$R/probe_${p}_$k.log" | head -3
+  done; done
+  cat "$R"/probe_*.log > "$R/probe_all.txt"; rm -f "$R"/probe_*_?.log
+  tt test_cuda_segmented "[uniform],[long],[fancy]" 200
+  { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+exp2)
+  for k in 1 2; do for p in ${PROBES:-base b c d e f g}; do
+    { echo "== probe_$p run $k"; timeout 120 $X/probe_$p; } > "$R/probe2_${p}_$k.log" 2>&1; echo "probe_$p ($k) rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "WRONG" "$R/probe2_${p}_$k.log" | head -3
+  done; done
+  cat "$R"/probe2_*.log > "$R/probe2_all.txt"; rm -f "$R"/probe2_*_?.log
+  ;;
+exp3)
+  for k in 1 2; do for p in ${PROBES:-base f fin k l m}; do
+    { echo "== probe_$p run $k"; timeout 120 $X/probe_$p; } > "$R/probe3_${p}_$k.log" 2>&1; echo "probe_$p ($k) rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "WRONG" "$R/probe3_${p}_$k.log" | head -3
+  done; done
+  cat "$R"/probe3_*.log > "$R/probe3_all.txt"; rm -f "$R"/probe3_*_?.log
+  tt test_cuda_segmented "~[large]" 300
+  { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+suite)
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  timeout ${BUILD_LIMIT:-330} ninja -C /tmp/fb -k 0 -j 16 all > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
+  echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  timeout ${TEST_LIMIT:-200} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  ;;
+final)
+  timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "segmented_reduce" "$R/bench.log" | grep -E "uniform|gemv" | cut -c1-120
+  ;;
+esac
+} 2>&1 | tee "$S"
