@@ -15,6 +15,11 @@
 #                rows on), and fin with other grids: k = one wave of 8 blocks an SM, l = the fewest
 #                warps that give each the same count of sets (within one), m = 4 waves; then
 #                test_cuda_segmented (all but [large]) and memcheck / racecheck of [uniform]
+#   STEP=exp4    ncu: gemv's kernel and ours at L = 256; the one-table group build at f32 uniform
+#                m = 1024 (stalls, and per SASS line)
+#   STEP=exp5    the probe: fin against rows_kernel (whole rows of 32 lanes, four rows a warp loaded
+#                before any is folded, blocks of 128, no loop over the grid: gemv's shape), r8
+#                (eight rows a step), r4b (blocks of 256)
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 #   STEP=final   the full bench (the README's figures)
 # Output: r/ + summary_STEP.txt.
@@ -52,6 +57,28 @@ exp3)
   cat "$R"/probe3_*.log > "$R/probe3_all.txt"; rm -f "$R"/probe3_*_?.log
   tt test_cuda_segmented "~[large]" 300
   { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+exp4)
+  # where gemv's kernel and ours differ at L = 256 (launch shape, registers, occupancy, DRAM)
+  timeout 120 ncu -k "regex:gemv|groups" -c 2 --section LaunchStats --section Occupancy --section SpeedOfLight \
+    --section MemoryWorkloadAnalysis --section WarpStateStats $X/probe_fin --L 256 --reps 3 > "$R/ncu_L256.txt" 2>&1
+  echo "ncu L=256 rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^  [a-z_:]*(gemv|groups)|Block Size|Grid Size|Registers Per|Achieved Occupancy|Theoretical Occupancy|DRAM Throughput|Duration|Waves Per SM|Stall Long" "$R/ncu_L256.txt" | head -40
+  # the one-table build at f32 uniform m = 1024: where its warps stall, by SASS line
+  timeout 200 ncu -k "regex:oa_build" -c 1 --section WarpStateStats --section SourceCounters --section SpeedOfLight \
+    --section Occupancy --section InstructionStats --page details \
+    $X/bench_group --only group_reduce --case "f32 uniform m=1024" --impl "one table" --reps 1 > "$R/ncu_build1024.txt" 2>&1
+  echo "ncu build rc $? t+$(( $(date +%s) - t0 ))"
+  timeout 200 ncu -k "regex:oa_build" -c 1 --section SourceCounters --page source --print-source sass --csv \
+    $X/bench_group --only group_reduce --case "f32 uniform m=1024" --impl "one table" --reps 1 > "$R/ncu_build1024_sass.csv" 2>&1
+  echo "ncu sass rc $? t+$(( $(date +%s) - t0 )) $(wc -c < "$R/ncu_build1024_sass.csv") bytes"
+  ;;
+exp5)
+  for k in 1 2; do for p in ${PROBES:-fin rows r8 r4b}; do
+    { echo "== probe_$p run $k"; timeout 120 $X/probe_$p; } > "$R/probe5_${p}_$k.log" 2>&1; echo "probe_$p ($k) rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "WRONG" "$R/probe5_${p}_$k.log" | head -3
+  done; done
+  cat "$R"/probe5_*.log > "$R/probe5_all.txt"; rm -f "$R"/probe5_*_?.log
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
