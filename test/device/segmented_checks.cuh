@@ -1097,22 +1097,26 @@ inline std::vector<float> groups_fold_emulated(const std::vector<float>& x, std:
 }
 
 /// algo::cuda's group-of-lanes segmented_reduce, bit for bit against groups_fold_emulated: float
-/// segments of every group size, full and part-filled last rows, one row and many (from 8 rows of
-/// 16-byte loads on, two rows loaded at a time: an even and an odd count), segment counts
+/// segments of every group size, full and part-filled last rows, one row and many (whole rows of 32
+/// lanes take the four-rows kernel: 1, 2, 3, 4, 5, 8, 9, 12, 15 rows a segment, units of segments
+/// cut short at the end), segment counts
 /// that leave a warp's last sets part empty, and (not ALGO_TEST_SMALL) more segments than the grid's
 /// warps hold at once (each warp a run of several).
 inline void check_groups_fold_bits() {
+  const auto o_of = [](std::int64_t L) { return algo::uniform_offsets(L); };
   struct shape {
     std::int64_t L, S;
   };
   std::vector<shape> shapes = {{4, 4097},  {8, 999},   {12, 50},   {36, 777},  {100, 90},  {128, 31},  {256, 1025},
                                {260, 33},  {1028, 40}, {2044, 13}, {1, 1000},  {3, 77},    {7, 2000},  {33, 40},
-                               {255, 20},  {1500, 30}, {2047, 11}, {1024, 70}, {1152, 41}, {1536, 50}};
+                               {255, 20},  {1500, 30}, {2047, 11}, {1024, 70}, {1152, 41}, {1536, 50},
+                               {384, 55},  {640, 33},  {1920, 9},  {512, 4},   {128, 1}};
   if (!small_run()) {
     shapes.push_back({4, 3000001});
     shapes.push_back({256, 300001});
     shapes.push_back({1028, 70001});
     shapes.push_back({33, 500001});
+    shapes.push_back({512, 100003});
   }
   for (const shape& sh : shapes) {
     INFO("float plus, uniform_offsets(" << sh.L << "), " << sh.S << " segments: the group-of-lanes fold, bit for bit");
@@ -1121,6 +1125,22 @@ inline void check_groups_fold_bits() {
     device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
     algo::segmented_reduce(algo::cuda, x.begin(), o, o + (sh.S + 1), red.begin(), 0.5f);
     CHECK(same_bits(red.download(), groups_fold_emulated(h_x, sh.L, sh.S, 0.5f, sh.L % 4 == 0 ? 4 : 1)));
+    CHECK(red.guard_intact());
+  }
+  // int32 values (the rows kernel's other 4-byte accumulator) against a plain host sum
+  for (const shape& sh : std::vector<shape>{{128, 37}, {256, 1025}, {1536, 50}, {384, 9}, {260, 33}}) {
+    INFO("int32 plus, uniform_offsets(" << sh.L << "), " << sh.S << " segments");
+    std::vector<std::int32_t> h_x(static_cast<std::size_t>(sh.L * sh.S));
+    std::uint64_t z = static_cast<std::uint64_t>(sh.L) * 977 + 3;
+    for (auto& e : h_x) {
+      z = z * 6364136223846793005ull + 1442695040888963407ull;
+      e = static_cast<std::int32_t>((z >> 33) % 2001) - 1000;
+    }
+    device_buffer<std::int32_t> x(h_x), red(static_cast<std::size_t>(sh.S));
+    algo::segmented_reduce(algo::cuda, x.begin(), o_of(sh.L), o_of(sh.L) + (sh.S + 1), red.begin(), std::int32_t(7));
+    std::vector<std::int32_t> want(static_cast<std::size_t>(sh.S), 7);
+    for (std::int64_t i = 0; i < sh.L * sh.S; ++i) want[static_cast<std::size_t>(i / sh.L)] += h_x[static_cast<std::size_t>(i)];
+    expect_equal("vs host", red.download(), want);
     CHECK(red.guard_intact());
   }
   require_device_ok("end of check_groups_fold_bits");

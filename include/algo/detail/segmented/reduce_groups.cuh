@@ -10,10 +10,10 @@
 //            lane i with lane i + d (d = 1, 2, 4, ...: the left operand always the lower lane), so
 //            every row is folded left to right in a shape fixed by G; group lane 0 folds the rows in
 //            order and writes init op (the segment);
-//   loads    a row at a time, or (4-byte elements read 16 bytes at a time, segments of 8 rows or
-//            more: groups_pair_kernel) two rows loaded before either is folded; the folds are the
-//            same either way;
-//   grid     blocks of 256 threads stride over the warps' segment sets.
+//   grid     blocks of 256 threads stride over the warps' segment sets, a row loaded at a time;
+//   rows     segments of whole rows of 32 lanes (4-byte elements read 16 bytes at a time, L a
+//            multiple of 128): rows_kernel, gemv's shape (each warp four rows loaded before any is
+//            folded, small blocks, no loop over the grid), the same folds.
 // Operands keep their order (non-commutative operators are fine) and the grouping depends only on
 // L and the alignment, so floats are the same run to run. Segments of max_length and more are read
 // by one block (reduce_blocks.cuh) or several (reduce_long.cuh).
@@ -36,14 +36,6 @@ inline constexpr std::int64_t max_length = 2048;
 inline constexpr int threads = 256;
 
 // ---- groups ---------------------------------------------------------------------------------------------
-/// Segments of at least this many rows take the kernel that loads two rows before folding either
-/// (4-byte elements read 16 bytes at a time only: the case measured, H100, 2026-11-28: L = 1024 /
-/// 1536 0.0937 / 0.0967 -> 0.0919 / 0.0930 ms, 2^26 floats; at L = 256 and 512, two and four rows,
-/// it was 1-2.5 % slower: bench/notes/keys_segments.md).
-inline constexpr std::int64_t pair_min_rows = 8;
-template <int VI, class V, class Acc>
-inline constexpr bool pair_rows_v = VI == 4 && sizeof(V) == 4 && sizeof(Acc) == 4;
-
 /// A lane's VI elements, folded in order.
 template <int VI, class V, class Acc, class Op>
 __device__ __forceinline__ Acc fold_lane(const V (&e)[VI], const Op& op) {
@@ -67,12 +59,9 @@ __device__ __forceinline__ Acc fold_group(Acc v, bool mine, int group, int g_lan
   return v;
 }
 
-/// The kernels' body. Pair: two rows loaded before either is folded (groups_pair_kernel, for
-/// segments of pair_min_rows rows or more; its registers capped to 32 so that an SM holds 8 blocks,
-/// as the one-row kernel's 28 let it: at 33 it held 6, and was slower).
-template <int VI, bool Vector, bool Pair, class It, class OutIt, class Acc, class Op>
-__device__ __forceinline__ void groups(It first, long long length, long long segments, int group, OutIt out, Acc init,
-                                       Op op) {
+template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
+__global__ void __launch_bounds__(threads)
+    groups_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
   using V = typename cuda::load_traits<It>::value_type;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int g_lane = lane & (group - 1);
@@ -90,26 +79,7 @@ __device__ __forceinline__ void groups(It first, long long length, long long seg
     const long long k = k0 + lane / group;
     const bool valid = k < segments;
     Acc acc{};
-    long long r = 0;
-    if constexpr (Pair) {
-      // ---- two rows at a time, both loaded before either is folded (every lane of the first
-      // holds elements)
-      for (; r + row < length; r += 2 * row) {
-        const long long i0 = r + static_cast<long long>(g_lane) * VI, i1 = i0 + row;
-        const bool mine1 = valid && i1 < length;
-        V e0[VI], e1[VI];
-        if (valid) load(k, i0, e0);
-        if (mine1) load(k, i1, e1);
-        Acc v0{}, v1{};
-        if (valid) v0 = fold_lane<VI, V, Acc>(e0, op);
-        v0 = fold_group(v0, valid, group, g_lane, true, op);
-        if (g_lane == 0 && valid) acc = r == 0 ? v0 : op(acc, v0);
-        if (mine1) v1 = fold_lane<VI, V, Acc>(e1, op);
-        v1 = fold_group(v1, mine1, group, g_lane, full_rows, op);
-        if (g_lane == 0 && valid) acc = op(acc, v1);
-      }
-    }
-    for (; r < length; r += row) {
+    for (long long r = 0; r < length; r += row) {
       // ---- this lane's VI elements of the row, folded in order
       const long long i0 = r + static_cast<long long>(g_lane) * VI;
       const bool mine = valid && i0 < length;
@@ -127,16 +97,56 @@ __device__ __forceinline__ void groups(It first, long long length, long long seg
   }
 }
 
-template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
-__global__ void __launch_bounds__(threads)
-    groups_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
-  groups<VI, Vector, false>(first, length, segments, group, out, init, op);
+// ---- whole rows, four at a time -------------------------------------------------------------------------
+/// Segments of whole rows of 32 lanes (L a multiple of 32 VI): each warp takes one unit, four rows
+/// of the input in a row (4 / R segments of R = L / (32 VI) rows, or one segment of R >= 3 rows,
+/// four rows a step), and loads the step's rows before folding any, as cuBLAS's gemv loads its
+/// rows (four 16-byte loads a thread in flight, small blocks, a block per 16 rows, no loop over
+/// the grid). Rows lie one after another in memory, so a step reads 4 x 32 x 16 contiguous bytes.
+/// Each row is folded as groups() folds it (group of 32 lanes, full rows), so the bits are the same.
+inline constexpr int rows_threads = 128;
+inline constexpr int rows_step = 4;
+
+template <int VI, class It, class OutIt, class Acc, class Op>
+__global__ void __launch_bounds__(rows_threads)
+    rows_kernel(It first, long long length, long long segments, long long segs_per_unit, OutIt out, Acc init, Op op) {
+  using V = typename cuda::load_traits<It>::value_type;
+  constexpr long long row = 32 * VI;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const long long unit = (static_cast<long long>(blockIdx.x) * rows_threads + threadIdx.x) / 32;
+  const long long seg0 = unit * segs_per_unit;
+  if (seg0 >= segments) return;  // the whole warp
+  const int R = static_cast<int>(length / row);  // rows a segment (< 2 max_length / row)
+  const long long segs = segs_per_unit < segments - seg0 ? segs_per_unit : segments - seg0;
+  const int rows = static_cast<int>(segs) * R;  // this unit's rows, from row seg0 R of the input
+  const It base = first + (seg0 * length + static_cast<long long>(lane) * VI);
+  Acc acc{};
+  int r = 0;              // the next row's place in its segment
+  long long seg = seg0;   // and its segment
+  for (int q0 = 0; q0 < rows; q0 += rows_step) {
+    V e[rows_step][VI];
+#pragma unroll
+    for (int j = 0; j < rows_step; ++j)
+      if (q0 + j < rows) cuda::load_chunk<VI, true>(base + static_cast<long long>(q0 + j) * row, e[j]);
+#pragma unroll
+    for (int j = 0; j < rows_step; ++j) {
+      if (q0 + j < rows) {  // warp-uniform
+        const Acc v = fold_group(fold_lane<VI, V, Acc>(e[j], op), true, 32, lane, true, op);
+        if (lane == 0) acc = r == 0 ? v : op(acc, v);
+        if (++r == R) {
+          if (lane == 0) out[seg] = static_cast<Acc>(op(init, acc));
+          r = 0;
+          ++seg;
+        }
+      }
+    }
+  }
 }
-template <int VI, bool Vector, class It, class OutIt, class Acc, class Op>
-__global__ void __launch_bounds__(threads, 8)
-    groups_pair_kernel(It first, long long length, long long segments, int group, OutIt out, Acc init, Op op) {
-  groups<VI, Vector, true>(first, length, segments, group, out, init, op);
-}
+
+/// Whether rows_kernel takes segments of `length` (4-byte elements read 16 bytes at a time: the
+/// case measured against gemv).
+template <int VI, class V, class Acc>
+inline constexpr bool rows_kernel_v = VI == 4 && sizeof(V) == 4 && sizeof(Acc) == 4;
 
 template <int VI, bool Vector, class It, class OutIt, class Acc, class RawOp>
 void run(const char* name, const device_policy_base& policy, It first, std::int64_t length, std::int64_t segments,
@@ -149,19 +159,22 @@ void run(const char* name, const device_policy_base& policy, It first, std::int6
   std::int64_t blocks = (segments + per_block - 1) / per_block;
   const std::int64_t cap = static_cast<std::int64_t>(cuda::current_device_info().sm_count) * 16;  // 2 waves of 8
   if (blocks > cap) blocks = cap;
-  const auto launch = [&](auto kernel) {
-    kernel<<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
-        first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
-  };
   using V = typename cuda::load_traits<It>::value_type;
-  if constexpr (Vector && pair_rows_v<VI, V, Acc>) {
-    if (length >= pair_min_rows * group * VI) {
-      launch(groups_pair_kernel<VI, Vector, It, OutIt, Acc, Op>);
-      cuda::check_launch(name, "segment_groups::groups_kernel");
+  if constexpr (Vector && rows_kernel_v<VI, V, Acc>) {
+    if (group == 32 && length % (32 * VI) == 0) {
+      const std::int64_t R = length / (32 * VI);
+      const std::int64_t segs_per_unit = R < rows_step ? rows_step / R : 1;
+      const std::int64_t units = (segments + segs_per_unit - 1) / segs_per_unit;
+      const std::int64_t rblocks = (units + rows_threads / 32 - 1) / (rows_threads / 32);
+      rows_kernel<VI, It, OutIt, Acc, Op><<<static_cast<unsigned>(rblocks), rows_threads, 0, policy.stream>>>(
+          first, static_cast<long long>(length), static_cast<long long>(segments), static_cast<long long>(segs_per_unit),
+          out, init, Op{raw_op});
+      cuda::check_launch(name, "segment_groups::rows_kernel");
       return;
     }
   }
-  launch(groups_kernel<VI, Vector, It, OutIt, Acc, Op>);
+  groups_kernel<VI, Vector, It, OutIt, Acc, Op><<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
+      first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
   cuda::check_launch(name, "segment_groups::groups_kernel");
 }
 
