@@ -21,7 +21,8 @@
 #                before any is folded, blocks of 128, no loop over the grid: gemv's shape), r8
 #                (eight rows a step), r4b (blocks of 256)
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
-#   STEP=final   the full bench (the README's figures)
+#   STEP=final   the full bench (the README's figures), the probe once, memcheck / racecheck of
+#                test_cuda_segmented [uniform]
 # Output: r/ + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -97,6 +98,8 @@ final)
   timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "segmented_reduce" "$R/bench.log" | grep -E "uniform|gemv" | cut -c1-120
+  { echo "== probe_final run 1"; timeout 60 $X/seg_uniform_probe; } > "$R/probe_final.txt" 2>&1; echo "probe rc $?"
+  { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 esac
 } 2>&1 | tee "$S"
