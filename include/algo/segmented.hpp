@@ -355,7 +355,8 @@ void segmented_reduce(const Policy& policy, InIt first, OffIt offsets, std::int6
 /// offsets check found in memory), one block per segment (detail/segmented/reduce_blocks.cuh);
 /// fewer segments of 4096 or more (uniform, or in memory and none over four times the mean), each
 /// split over several blocks (detail/segmented/reduce_long.cuh); uniform segments of 1-2047
-/// elements, a group of lanes a segment (detail/segmented/reduce_groups.cuh); any other offsets,
+/// elements, a group of lanes a segment (detail/segmented/reduce_groups.cuh; offsets in memory too,
+/// when the check finds every segment of one such length); any other offsets,
 /// the balanced merge-path kernel
 /// (detail/segmented/reduce_merge_path.cuh), whose tiles' carries go through the
 /// policy's own scan. A policy that names a scan strategy runs the lifted scan on that strategy
@@ -377,6 +378,17 @@ void segmented_reduce(const cuda_policy<scan_strategy::automatic_t, W, R, Tr, B,
     }
     // short and middling segments: a group of lanes a segment
     if (length >= 1 && length < seg::segment_groups::max_length) {
+      seg::segment_groups::reduce("segmented_reduce", policy, first + info.first, length, segments,
+                                  kernel_view(policy, out), init, op);
+      return;
+    }
+  }
+  if constexpr (!std::is_same<OffIt, uniform_offsets_iterator>::value) {
+    // offsets in memory whose segments all have one length shorter than a block's (the check's
+    // longest times the count is the element count, so none is shorter: fixed-length rows stored
+    // as CSR): the group-of-lanes kernels of uniform_offsets, which read no offsets
+    const std::int64_t length = info.max_length;
+    if (length >= 1 && length < seg::segment_groups::max_length && info.last - info.first == segments * length) {
       seg::segment_groups::reduce("segmented_reduce", policy, first + info.first, length, segments,
                                   kernel_view(policy, out), init, op);
       return;

@@ -1146,6 +1146,81 @@ inline void check_groups_fold_bits() {
   require_device_ok("end of check_groups_fold_bits");
 }
 
+/// segmented_reduce over offsets in memory whose segments all have one length L < 2048 (algo::cuda:
+/// the check finds it, and the call runs uniform_offsets' group-of-lanes kernels, which read no
+/// offsets): float bit for bit against the same call over uniform_offsets(L, first) and near a
+/// double host fold, offsets starting past 0 (unaligned and aligned starts), mat2i
+/// (non-commutative) against the host, a fancy input; and offsets one element off uniform (one
+/// segment shorter, the next longer: the count times the longest is not the element count), which
+/// take the general kernel, against the host.
+struct negate_float {
+  ALGO_HD float operator()(float x) const { return -x; }
+};
+template <class Policy>
+void check_uniform_in_memory(const Policy& policy) {
+  struct shape {
+    std::int64_t L, S, first;
+  };
+  std::vector<shape> shapes = {{1, 1000, 0}, {4, 4097, 0}, {4, 300, 3},   {32, 4100, 0}, {33, 40, 1},
+                               {256, 1025, 0}, {256, 77, 4}, {1000, 45, 0}, {1536, 20, 0}, {2047, 11, 2}};
+  if (!small_run()) shapes.push_back({4, 3000000, 0});
+  for (const shape& sh : shapes) {
+    const std::int64_t n = sh.first + sh.L * sh.S + 3;
+    std::vector<std::int64_t> h_o;
+    for (std::int64_t k = 0; k <= sh.S; ++k) h_o.push_back(sh.first + k * sh.L);
+    const std::vector<int> h_o32(h_o.begin(), h_o.end());
+    device_buffer<int> o(h_o32);
+    {
+      INFO("policy " << policy_name<Policy>() << ", float, offsets in memory, " << sh.S << " segments of " << sh.L
+                     << " from " << sh.first);
+      const auto h_x = random_vector<float>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(sh.L + 5 * sh.first));
+      device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S)), red_u(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), 0.25f);
+      const auto uo = algo::uniform_offsets(sh.L, sh.first);
+      algo::segmented_reduce(policy, x.begin(), uo, uo + (sh.S + 1), red_u.begin(), 0.25f);
+      const auto got = red.download();
+      CHECK(same_bits(got, red_u.download()));
+      const auto rsc = segment_sums_scale(h_x, h_o, 0.25);
+      expect_equal("vs host", got, narrow_to<float>(ref_segmented_reduce<double>(h_x, h_o, 0.25, algo::plus<>{})), &rsc);
+      CHECK(red.guard_intact());
+      // through a transform iterator (element loads or 16-byte loads of the adaptor)
+      const auto tx = thrust::make_transform_iterator(x.begin(), negate_float{});
+      algo::segmented_reduce(policy, tx, o.begin(), o.end(), red.begin(), -0.25f);
+      const auto neg = red.download();
+      std::vector<float> want_neg(got.size());
+      for (std::size_t k = 0; k < got.size(); ++k) want_neg[k] = -got[k];
+      CHECK(same_bits(neg, want_neg));
+    }
+    if (sh.S <= 5000) {
+      INFO("policy " << policy_name<Policy>() << ", mat2i (non-commutative), offsets in memory, " << sh.S
+                     << " segments of " << sh.L << " from " << sh.first);
+      const auto h_x = random_vector<mat2i>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(sh.L * 3 + sh.first));
+      const mat2i init = random_scalar<mat2i>(9);
+      device_buffer<mat2i> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), o.begin(), o.end(), red.begin(), init, mat2_mul{});
+      expect_equal("vs host", red.download(), ref_segmented_reduce<mat2i>(h_x, h_o, init, mat2_mul{}));
+      CHECK(red.guard_intact());
+    }
+    if (sh.S >= 3 && sh.L >= 2) {
+      // one element moved from segment 1 to segment 2: no longer of one length
+      std::vector<std::int64_t> h_b = h_o;
+      h_b[2] -= 1;
+      const std::vector<int> h_b32(h_b.begin(), h_b.end());
+      device_buffer<int> ob(h_b32);
+      INFO("policy " << policy_name<Policy>() << ", float, offsets in memory one element off uniform, " << sh.S
+                     << " segments of about " << sh.L);
+      const auto h_x = random_vector<float>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(sh.L + 11));
+      device_buffer<float> x(h_x), red(static_cast<std::size_t>(sh.S));
+      algo::segmented_reduce(policy, x.begin(), ob.begin(), ob.end(), red.begin(), 0.25f);
+      const auto rsc = segment_sums_scale(h_x, h_b, 0.25);
+      expect_equal("vs host", red.download(), narrow_to<float>(ref_segmented_reduce<double>(h_x, h_b, 0.25, algo::plus<>{})),
+                   &rsc);
+      CHECK(red.guard_intact());
+    }
+  }
+  require_device_ok("end of check_uniform_in_memory");
+}
+
 /// segmented_reduce over uniform_offsets(L) with short and middling segments (1 <= L < 2048:
 /// algo::cuda's group-of-lanes path): every group size (L from 1 to 2047, rows of one and of several
 /// loads a lane, rows that end part way), 16-byte loads (L a multiple of 4, start aligned) and

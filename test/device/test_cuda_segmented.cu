@@ -44,6 +44,10 @@ TEST_CASE("cuda segmented_reduce: the group-of-lanes fold, bit for bit against i
           "[cuda][segmented][uniform]") {
   seg_test::check_groups_fold_bits();
 }
+TEST_CASE("cuda segmented_reduce: offsets in memory of one short length (the uniform kernels)",
+          "[cuda][segmented][uniform][offsets]") {
+  seg_test::check_uniform_in_memory(algo::cuda);
+}
 TEST_CASE("cuda segmented_reduce: long segments, offsets in memory (block per segment)", "[cuda][segmented][long]") {
   seg_test::check_long_in_memory(algo::cuda);
 }

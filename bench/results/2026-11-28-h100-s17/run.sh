@@ -20,6 +20,9 @@
 #   STEP=exp5    the probe: fin against rows_kernel (whole rows of 32 lanes, four rows a warp loaded
 #                before any is folded, blocks of 128, no loop over the grid: gemv's shape), r8
 #                (eight rows a step), r4b (blocks of 256)
+#   STEP=final2  after the offsets-in-memory change: test_cuda_segmented (~[large]) and its
+#                strategies, memcheck / racecheck of [uniform] (the new in-memory case among them),
+#                the full bench (the README's figures)
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 #   STEP=final   the full bench (the README's figures), the probe once, memcheck / racecheck of
 #                test_cuda_segmented [uniform]
@@ -80,6 +83,14 @@ exp5)
     grep -E "WRONG" "$R/probe5_${p}_$k.log" | head -3
   done; done
   cat "$R"/probe5_*.log > "$R/probe5_all.txt"; rm -f "$R"/probe5_*_?.log
+  ;;
+final2)
+  tt test_cuda_segmented "~[large]" 300
+  tt test_cuda_segmented_strategies "~[large]" 200
+  { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
+  timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^segmented_reduce" "$R/bench.log" | grep -E "cuda  |uniform|gemv|  cub " | cut -c1-120
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
