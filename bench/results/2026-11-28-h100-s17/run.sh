@@ -85,12 +85,13 @@ exp5)
   cat "$R"/probe5_*.log > "$R/probe5_all.txt"; rm -f "$R"/probe5_*_?.log
   ;;
 final2)
-  tt test_cuda_segmented "~[large]" 300
-  tt test_cuda_segmented_strategies "~[large]" 200
-  { san memcheck test_cuda_segmented "[uniform]"; san racecheck test_cuda_segmented "[uniform]"; } 2>&1 | tee "$R/sanitizer.txt"
-  timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  tt test_cuda_segmented "~[large]" 120
+  SAN_LIMIT=60 san memcheck test_cuda_segmented "[uniform]" 2>&1 | tee "$R/sanitizer.txt"
+  timeout 100 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^segmented_reduce" "$R/bench.log" | grep -E "cuda  |uniform|gemv|  cub " | cut -c1-120
+  tt test_cuda_segmented_strategies "~[large]" 60
+  SAN_LIMIT=40 san racecheck test_cuda_segmented "[uniform]" 2>&1 | tee -a "$R/sanitizer.txt"
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
