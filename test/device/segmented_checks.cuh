@@ -1150,7 +1150,8 @@ inline void check_groups_fold_bits() {
 /// the check finds it, and the call runs uniform_offsets' group-of-lanes kernels, which read no
 /// offsets): float bit for bit against the same call over uniform_offsets(L, first) and near a
 /// double host fold, offsets starting past 0 (unaligned and aligned starts), mat2i
-/// (non-commutative) against the host, a fancy input; and offsets one element off uniform (one
+/// (non-commutative) against the host, a Thrust transform iterator (bit for bit against the same
+/// over uniform_offsets, near the host); and offsets one element off uniform (one
 /// segment shorter, the next longer: the count times the longest is not the element count), which
 /// take the general kernel, against the host.
 struct negate_float {
@@ -1183,13 +1184,17 @@ void check_uniform_in_memory(const Policy& policy) {
       const auto rsc = segment_sums_scale(h_x, h_o, 0.25);
       expect_equal("vs host", got, narrow_to<float>(ref_segmented_reduce<double>(h_x, h_o, 0.25, algo::plus<>{})), &rsc);
       CHECK(red.guard_intact());
-      // through a transform iterator (element loads or 16-byte loads of the adaptor)
+      // through a Thrust transform iterator (element loads: another fold shape than the pointer's
+      // 16-byte one, so its bits are compared with the same input over uniform_offsets)
       const auto tx = thrust::make_transform_iterator(x.begin(), negate_float{});
       algo::segmented_reduce(policy, tx, o.begin(), o.end(), red.begin(), -0.25f);
+      algo::segmented_reduce(policy, tx, uo, uo + (sh.S + 1), red_u.begin(), -0.25f);
       const auto neg = red.download();
-      std::vector<float> want_neg(got.size());
-      for (std::size_t k = 0; k < got.size(); ++k) want_neg[k] = -got[k];
-      CHECK(same_bits(neg, want_neg));
+      CHECK(same_bits(neg, red_u.download()));
+      std::vector<float> h_neg(h_x.size());
+      for (std::size_t i = 0; i < h_x.size(); ++i) h_neg[i] = -h_x[i];
+      expect_equal("negated, vs host", neg, narrow_to<float>(ref_segmented_reduce<double>(h_neg, h_o, -0.25, algo::plus<>{})),
+                   &rsc);
     }
     if (sh.S <= 5000) {
       INFO("policy " << policy_name<Policy>() << ", mat2i (non-commutative), offsets in memory, " << sh.S

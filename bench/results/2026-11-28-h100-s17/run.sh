@@ -23,6 +23,8 @@
 #   STEP=final2  after the offsets-in-memory change: test_cuda_segmented (~[large]) and its
 #                strategies, memcheck / racecheck of [uniform] (the new in-memory case among them),
 #                the full bench (the README's figures)
+#   STEP=check3  test_cuda_segmented [uniform] after the in-memory case's transform check was fixed,
+#                and its memcheck
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 #   STEP=final   the full bench (the README's figures), the probe once, memcheck / racecheck of
 #                test_cuda_segmented [uniform]
@@ -92,6 +94,10 @@ final2)
   grep -E "^segmented_reduce" "$R/bench.log" | grep -E "cuda  |uniform|gemv|  cub " | cut -c1-120
   tt test_cuda_segmented_strategies "~[large]" 60
   SAN_LIMIT=40 san racecheck test_cuda_segmented "[uniform]" 2>&1 | tee -a "$R/sanitizer.txt"
+  ;;
+check3)
+  tt test_cuda_segmented "[uniform]" 40
+  SAN_LIMIT=40 san memcheck test_cuda_segmented "[uniform]" 2>&1 | tee "$R/sanitizer.txt"
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
