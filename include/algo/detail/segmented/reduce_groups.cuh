@@ -161,11 +161,12 @@ void run(const char* name, const device_policy_base& policy, It first, std::int6
   if (blocks > cap) blocks = cap;
   using V = typename cuda::load_traits<It>::value_type;
   if constexpr (Vector && rows_kernel_v<VI, V, Acc>) {
-    if (group == 32 && length % (32 * VI) == 0) {
-      const std::int64_t R = length / (32 * VI);
-      const std::int64_t segs_per_unit = R < rows_step ? rows_step / R : 1;
-      const std::int64_t units = (segments + segs_per_unit - 1) / segs_per_unit;
-      const std::int64_t rblocks = (units + rows_threads / 32 - 1) / (rows_threads / 32);
+    const std::int64_t R = length / (32 * VI);
+    const std::int64_t segs_per_unit = R < rows_step ? (R > 0 ? rows_step / R : 1) : 1;
+    const std::int64_t units = (segments + segs_per_unit - 1) / segs_per_unit;
+    const std::int64_t rblocks = (units + rows_threads / 32 - 1) / (rows_threads / 32);
+    // (a grid of one unit a warp: up to 2^31 - 1 blocks, 2^35 rows; more take the looping kernel)
+    if (group == 32 && length % (32 * VI) == 0 && rblocks <= 0x7fffffff) {
       rows_kernel<VI, It, OutIt, Acc, Op><<<static_cast<unsigned>(rblocks), rows_threads, 0, policy.stream>>>(
           first, static_cast<long long>(length), static_cast<long long>(segments), static_cast<long long>(segs_per_unit),
           out, init, Op{raw_op});
