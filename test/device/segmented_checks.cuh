@@ -1099,9 +1099,9 @@ inline std::vector<float> groups_fold_emulated(const std::vector<float>& x, std:
 /// algo::cuda's group-of-lanes segmented_reduce, bit for bit against groups_fold_emulated: float
 /// segments of every group size, full and part-filled last rows, one row and many (whole rows of 32
 /// lanes take the four-rows kernel: 1, 2, 3, 4, 5, 8, 9, 12, 15 rows a segment, units of segments
-/// cut short at the end), segment counts
-/// that leave a warp's last sets part empty, and (not ALGO_TEST_SMALL) more segments than the grid's
-/// warps hold at once (each warp a run of several).
+/// cut short at the end), segment counts that leave a warp's last sets part empty, and (not
+/// ALGO_TEST_SMALL) more segments than the looping kernel's grid holds at once; int32 sums through
+/// the same kernels against the host.
 inline void check_groups_fold_bits() {
   const auto o_of = [](std::int64_t L) { return algo::uniform_offsets(L); };
   struct shape {
