@@ -155,25 +155,27 @@ void run(const char* name, const device_policy_base& policy, It first, std::int6
   const std::int64_t lanes = (length + VI - 1) / VI;  // lanes one row would need
   int group = 1;
   while (group < 32 && group < lanes) group *= 2;
+  using V = typename cuda::load_traits<It>::value_type;
+  if constexpr (Vector && rows_kernel_v<VI, V, Acc>) {
+    if (group == 32 && length % (32 * VI) == 0) {
+      const std::int64_t R = length / (32 * VI);  // >= 1
+      const std::int64_t segs_per_unit = R < rows_step ? rows_step / R : 1;
+      const std::int64_t units = (segments + segs_per_unit - 1) / segs_per_unit;
+      const std::int64_t rblocks = (units + rows_threads / 32 - 1) / (rows_threads / 32);
+      // (a grid of one unit a warp: up to 2^31 - 1 blocks, 2^35 rows; more take the looping kernel)
+      if (rblocks <= 0x7fffffff) {
+        rows_kernel<VI, It, OutIt, Acc, Op><<<static_cast<unsigned>(rblocks), rows_threads, 0, policy.stream>>>(
+            first, static_cast<long long>(length), static_cast<long long>(segments),
+            static_cast<long long>(segs_per_unit), out, init, Op{raw_op});
+        cuda::check_launch(name, "segment_groups::rows_kernel");
+        return;
+      }
+    }
+  }
   const std::int64_t per_block = (threads / 32) * (32 / group);
   std::int64_t blocks = (segments + per_block - 1) / per_block;
   const std::int64_t cap = static_cast<std::int64_t>(cuda::current_device_info().sm_count) * 16;  // 2 waves of 8
   if (blocks > cap) blocks = cap;
-  using V = typename cuda::load_traits<It>::value_type;
-  if constexpr (Vector && rows_kernel_v<VI, V, Acc>) {
-    const std::int64_t R = length / (32 * VI);
-    const std::int64_t segs_per_unit = R < rows_step ? (R > 0 ? rows_step / R : 1) : 1;
-    const std::int64_t units = (segments + segs_per_unit - 1) / segs_per_unit;
-    const std::int64_t rblocks = (units + rows_threads / 32 - 1) / (rows_threads / 32);
-    // (a grid of one unit a warp: up to 2^31 - 1 blocks, 2^35 rows; more take the looping kernel)
-    if (group == 32 && length % (32 * VI) == 0 && rblocks <= 0x7fffffff) {
-      rows_kernel<VI, It, OutIt, Acc, Op><<<static_cast<unsigned>(rblocks), rows_threads, 0, policy.stream>>>(
-          first, static_cast<long long>(length), static_cast<long long>(segments), static_cast<long long>(segs_per_unit),
-          out, init, Op{raw_op});
-      cuda::check_launch(name, "segment_groups::rows_kernel");
-      return;
-    }
-  }
   groups_kernel<VI, Vector, It, OutIt, Acc, Op><<<static_cast<unsigned>(blocks), threads, 0, policy.stream>>>(
       first, static_cast<long long>(length), static_cast<long long>(segments), group, out, init, Op{raw_op});
   cuda::check_launch(name, "segment_groups::groups_kernel");
