@@ -86,6 +86,11 @@ struct blocks8 : algo::detail::group::oa_tuning {
 struct one_table : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_one;
 };
+/// ... with its switch but its first table as before the sample sized it (64 MB, or what n
+/// records need) ...
+struct unsized_table : algo::detail::group::oa_tuning {
+  static constexpr bool sample_sizes_table = false;
+};
 /// ... and always the partitioned build (detail/group/partitioned.cuh).
 struct partitioned : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
@@ -187,6 +192,9 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     // the default's two builds, each forced (the default picks one from a sample of the first records)
     timed("algo::cuda one table (no switch)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::one_table>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda, first table not sized by the sample", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::unsized_table>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda partitioned (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned>(keys.p, values.p, n, k_out.p, v_out.p);

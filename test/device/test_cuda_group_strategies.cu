@@ -581,3 +581,81 @@ TEST_CASE("cuda group_reduce, clustered keys: 64 keys on every 64th record and d
     REQUIRE(unwritten_after(gv, gk, static_cast<std::size_t>(m)));
   }
 }
+
+// ---- the one table sized by the sample (detail/group/partitioned.cuh, sample_kernel) ---------------
+namespace {
+/// The default with its first table as before (64 MB, or what n records need): the sample does
+/// not size it.
+struct unsized_table : algo::detail::group::oa_tuning {
+  static constexpr bool sample_sizes_table = false;
+};
+
+/// The sample's choice for these keys: the status after sample_kernel, given the host's size `cap`
+/// (slots of 16 bytes: the packed table of int keys and float sums).
+algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap) {
+  namespace g = algo::detail::group;
+  const device_buffer<std::int32_t> keys(hkeys);
+  g::build_status* status = nullptr;
+  REQUIRE(cudaMalloc(&status, sizeof(g::build_status)) == cudaSuccess);
+  g::clear_status_kernel<><<<1, 1>>>(status);
+  const auto sk = g::sample_kernel<const std::int32_t*, algo::hash<>>;
+  REQUIRE(cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(g::sample_smem)) ==
+          cudaSuccess);
+  sk<<<1, g::sample_threads, g::sample_smem>>>(keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status,
+                                               g::oa_tuning::partition_singletons, g::oa_tuning::partition_repeated,
+                                               g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  g::build_status st{};
+  REQUIRE(cudaMemcpy(&st, status, sizeof(st), cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(status);
+  return st;
+}
+}  // namespace
+
+TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds in the chosen table, and one "
+          "chosen too small that grows",
+          "[cuda][group][sample]") {
+  namespace g = algo::detail::group;
+  const std::int64_t n = (std::int64_t(1) << 20) + 3;  // sampled (2^18 records or more)
+  const unsigned long long host_cap = 1ull << 22;       // 64 MB of 16-byte slots
+  // first 40000 records over 64 keys, then all distinct: the sample (first 32768) sees 64 keys
+  // and chooses the smallest table, which the build outgrows (~1 M keys)
+  std::vector<std::int32_t> lumpy(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    lumpy[static_cast<std::size_t>(i)] = i < 40000 ? spread_key(i % 64) : spread_key(1000 + i);
+  struct c_t {
+    std::string what;
+    std::vector<std::int32_t> keys;
+    unsigned long long lo, hi;  // the chosen slots within [lo, hi] (0: the host's size kept)
+    bool partitioned;
+  };
+  const c_t cs[] = {
+      {"uniform over 1000 keys", make_keys(dist::uniform, n, 1000, 11), 1ull << 17, 1ull << 17, false},
+      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 17, 1ull << 18, false},
+      {"uniform over 2^19 keys", make_keys(dist::uniform, n, 1 << 19, 13), 1ull << 20, 1ull << 21, false},
+      {"64 keys, then distinct ones", lumpy, 1ull << 17, 1ull << 17, false},
+      // (~230 K distinct keys in 2^20 records; its sample's second half's new keys bound them)
+      {"skewed over 2^20 keys", make_keys(dist::skewed, n, 1 << 20, 14), 1ull << 20, 1ull << 21, false},
+      {"all distinct", make_keys(dist::all_distinct, n, 0, 15), 0, 0, true},
+  };
+  for (const c_t& c : cs) {
+    INFO(c.what << ", n = " << n);
+    const g::build_status st = sample_choice(c.keys, host_cap);
+    CHECK((st.pad == g::mode_partitioned) == c.partitioned);
+    if (c.lo == 0) {
+      CHECK(st.cap == 0);
+    } else {
+      CHECK(st.cap >= c.lo);
+      CHECK(st.cap <= c.hi);
+    }
+    // the call through the default (sized) and through the unsized table: both the reference's
+    // groups in first-appearance order
+    const auto vals = make_values<float>(n, 21);
+    check_tuned<g::oa_tuning>("sized table, " + c.what, c.keys, vals);
+    check_tuned<unsized_table>("unsized table, " + c.what, c.keys, vals);
+    if (!small_run()) {
+      const auto ivals = make_values<std::int64_t>(n, 22);
+      check_tuned<g::oa_tuning>("sized table, int64, " + c.what, c.keys, ivals);
+    }
+  }
+}

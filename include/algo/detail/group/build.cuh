@@ -47,6 +47,13 @@ struct oa_tuning {
   /// bytes. (32 MB stays in the H100's 50 MB L2 and is faster at m = 2^20, 2.70 against 3.26 ms,
   /// but slower where it must grow: 14.1 against 9.9 ms at m = 2^24, 7.3 against 5.2 on Zipf keys.)
   static constexpr std::size_t first_table_bytes = std::size_t(64) << 20;
+  /// When the sample (n >= 2^18) keeps one table, it also sizes it from its first 32768 records
+  /// (partitioned.cuh, sample_kernel), smaller than first_table_bytes where the keys it estimates
+  /// fit, down to sized_table_min_bytes: a table that stays in the L2 (~1 M uniform keys: 32 MB;
+  /// the "first table 32 MB" rows took 2.46 against 2.90 ms at f32 uniform m = 2^20, H100).
+  /// false: first_table_bytes (or what n records need, if less), as before.
+  static constexpr bool sample_sizes_table = true;
+  static constexpr std::size_t sized_table_min_bytes = std::size_t(2) << 20;
   /// 0: records go into the table in input order. b > 0: a pre-pass first groups them into 2^b
   /// partitions by the top b bits of their keys' hashes (keys, values and input indices copied,
   /// 12 bytes a record for 4-byte keys and values), and the table's home slot is the top bits of
@@ -116,8 +123,8 @@ struct stored_index {
 /// a multiprocessor holds MinBlocks blocks: oa_tuning::build_min_blocks).
 template <int FrontSlots, int ReportEvery, class Table, class Front, class KeyIt, class ValIt, class Hash, class IdxIt>
 __device__ __forceinline__ void oa_build(Table table, KeyIt keys, ValIt values, long long n, Hash hash,
-                                         build_status* status, unsigned long long limit, unsigned long long max_probes,
-                                         IdxIt index, int shift) {
+                                         build_status* status, unsigned long long host_limit,
+                                         unsigned long long max_probes, IdxIt index, int host_shift) {
   static_assert(ReportEvery >= 1 && items % ReportEvery == 0, "report_every divides the items per thread");
   constexpr int report_every = ReportEvery;
   using K = typename Table::key_type;
@@ -133,6 +140,8 @@ __device__ __forceinline__ void oa_build(Table table, KeyIt keys, ValIt values, 
   // those that met the shared table once it is flushed (s_front_records until then)
   __shared__ unsigned s_records, s_batch_records, s_front_records, s_batch_front;
   __shared__ int s_bypass;
+  __shared__ unsigned long long s_limit;
+  __shared__ int s_shift;
   const Front front{front_words, front_values, static_cast<unsigned long long>(front_n - 1), table.comb, table.eq};
 
   if constexpr (FrontSlots > 0)
@@ -147,8 +156,16 @@ __device__ __forceinline__ void oa_build(Table table, KeyIt keys, ValIt values, 
     s_batch_records = 0;
     s_front_records = 0;
     s_batch_front = 0;
+    // the table's size: the host's, or the smaller one the sample chose (status->cap: then the
+    // home slots are the hash's top bits below it, sized_shift, and its load limit is that size's)
+    const unsigned long long c = status->cap;
+    s_shift = c ? sized_shift(c) : host_shift;
+    s_limit = c ? static_cast<unsigned long long>(static_cast<double>(c) * limit_load) : host_limit;
   }
   __syncthreads();
+  // (only packed tables are sampled, partitioned.cuh: the others keep the parameters, which cost
+  // no registers: read from shared memory they cost unpacked tables 48-64 bytes of spills)
+  const int shift = Table::packed ? s_shift : host_shift;
 
   // thread 0, between two barriers: adds the block's new keys to the global count; stops the
   // build (everyone) when the count passed the limit or another block stopped it
@@ -166,7 +183,7 @@ __device__ __forceinline__ void oa_build(Table table, KeyIt keys, ValIt values, 
       }
       if (c) {
         const unsigned long long old = atomicAdd(&status->claimed, static_cast<unsigned long long>(c));
-        if (old + c > limit) atomicExch(&status->abort, 1u);
+        if (old + c > (Table::packed ? s_limit : host_limit)) atomicExch(&status->abort, 1u);
       }
       s_stop = *reinterpret_cast<volatile unsigned*>(&status->abort) != 0u;
     }
@@ -295,11 +312,13 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 }
 
 /// hc::clear_table_kernel unless the build already stopped (the sample sent the call to the
-/// partitioned build: the one-table kernels after it do nothing).
+/// partitioned build: the one-table kernels after it do nothing), over the slots the sample chose
+/// (gated_capacity). (A grid of a few blocks an SM that loops: 16384 blocks that only read the
+/// gate took 42 us, H100.)
 template <class Table>
 __global__ void clear_table_gated_kernel(Table t, unsigned long long capacity, const build_status* gate) {
   if (build_stopped(gate)) return;
-  hc::clear_slots(t, capacity);
+  hc::clear_slots(t, gated_capacity(gate, capacity));
 }
 
 template <class = void>
@@ -310,6 +329,7 @@ __global__ void clear_status_kernel(build_status* status) {
   status->total = 0;
   status->abort = 0;
   status->pad = 0;
+  status->cap = 0;
 }
 
 /// Distinct keys among n records, estimated from a prefix of r records that had d distinct keys
@@ -326,10 +346,10 @@ inline double estimate_distinct(double d, double r, double n) {
   return std::min(n, hi);
 }
 
-inline constexpr double size_load = 0.7;   // sized for this load factor, and grown past it (but
-inline constexpr double limit_load = 0.7;  // the last size, which holds every record distinct)
-/// A table that may still grow gives up on a key after this many probes (the build starts over,
-/// larger); the last one probes on (a hash that sends many keys to one slot is slow, not wrong).
+/// (size_load, limit_load: common.cuh.)
+/// A table that may still grow gives up on a key after max_probes_growing probes (common.cuh; the
+/// build starts over, larger); the last one probes on (a hash that sends many keys to one slot is
+/// slow, not wrong).
 /// The blocks see the load limit only at their reports (every 1024 records a block, about 1 M
 /// records a grid on an H100), so a table smaller than that overshoots its limit and fills up:
 /// with 4096 probes every insert into the full table walked 4096 slots before the build stopped
@@ -337,7 +357,6 @@ inline constexpr double limit_load = 0.7;  // the last size, which holds every r
 /// 64 MB; with 256 probes 14 and 16 ms). Linear probing at the 70 % limit walks more than 256
 /// slots about once in 2 M inserts: a build near its limit may stop a little early, never one
 /// well below it.
-inline constexpr unsigned long long max_probes_growing = 256;
 
 // ---- build: locked chaining --------------------------------------------------------------------------
 template <class Table, class KeyIt, class ValIt, class Hash>

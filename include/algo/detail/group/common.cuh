@@ -42,6 +42,8 @@ struct build_status {
   unsigned long long total;    // groups counted (the rank pass; the partitioned build's span scan)
   unsigned abort;              // 1: the table passed its load limit or was full: build again, larger
   unsigned pad;
+  unsigned long long cap;      // the sampled build's table size, when its sample chose one smaller than
+                               // the host's (0: the host's; partitioned.cuh, sample_kernel)
 };
 
 /// A flag word an earlier kernel on the stream wrote, read once a block by thread 0 (every thread
@@ -56,11 +58,40 @@ __device__ __forceinline__ bool flag_set(const unsigned* flag) {
 /// Whether the build behind `gate` stopped (abort set). All threads.
 __device__ __forceinline__ bool build_stopped(const build_status* gate) { return flag_set(&gate->abort); }
 
+
 inline constexpr int threads = 256;
 inline constexpr int items = 16;
 inline constexpr long long tile = threads * items;
 inline constexpr int rank_words_per_thread = 8;
 inline constexpr long long rank_chunk = threads * rank_words_per_thread;  // words per block
+
+/// The open-addressing tables' load factors: sized for size_load, grown past limit_load (but the
+/// last size, which holds every record distinct); a table that may still grow gives up on a key
+/// after max_probes_growing probes (build.cuh says why).
+inline constexpr double size_load = 0.7;
+inline constexpr double limit_load = 0.7;
+inline constexpr unsigned long long max_probes_growing = 256;
+
+/// The slots of the table behind `gate` that its build may use: `cap` (the host's size), or where
+/// the sample chose a smaller size (gate->cap) that many plus max_probes_growing (sized_shift).
+/// Read once a block by thread 0. All threads.
+__device__ __forceinline__ unsigned long long gated_capacity(const build_status* gate, unsigned long long cap) {
+  __shared__ unsigned long long c;
+  if (threadIdx.x == 0) c = *reinterpret_cast<const volatile unsigned long long*>(&gate->cap);
+  __syncthreads();
+  return c ? c + max_probes_growing : cap;
+}
+
+/// The table of a size c (a power of two) the sample chose below the host's C >= 2c (status->cap):
+/// the host's table, its mask unchanged, with each key's home slot the top log2(c) bits of its
+/// hash (global_hash with this shift), so the keys take slots [0, c) and the probes past them, at
+/// most max_probes_growing (a table that may grow gives up there), never wrapping: the build,
+/// clear and mark kernels read c on the device, and no table's mask changes under them.
+__host__ __device__ __forceinline__ int sized_shift(unsigned long long c) {
+  int lg = 0;
+  while ((2ull << lg) <= c) ++lg;
+  return 64 - lg;
+}
 
 inline unsigned grid_for(long long work, int per_block = threads) {
   const long long b = (work + per_block - 1) / per_block;

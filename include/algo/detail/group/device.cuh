@@ -6,7 +6,9 @@
 //            atomics) or, when that is full or not worth it, straight to the global table. A block
 //            flushes its shared table (one global insert per key) when it is half full and at
 //            the end. The global table is sized from the input: 64 MB of slots (2^22 slots of 16
-//            bytes), or what n records need if less, first; when the keys claimed pass 70 % of
+//            bytes), or what n records need if less, first (or, n >= 2^18, less where the sample
+//            below estimates fewer keys: ~1 M uniform keys take 32 MB, which the L2 holds, the
+//            size chosen on the device, build_status::cap); when the keys claimed pass 70 % of
 //            it (or a key finds no slot within 256 probes), the blocks stop, the host estimates
 //            the number of distinct keys from how many the processed prefix had, and builds
 //            again in a larger table (a few % of the input was wasted). The largest size holds
@@ -130,6 +132,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       const unsigned grid = static_cast<unsigned>(std::max<long long>(
           1, std::min<long long>(tiles, std::max(1, per_sm) * static_cast<long long>(dev.sm_count))));
+      // the gated kernels (after the sample): a few blocks an SM that loop
+      const unsigned gated_blocks = 8u * static_cast<unsigned>(std::max(1, dev.sm_count));
+      // the smallest table the sample may choose (Tuning::sample_sizes_table)
+      const unsigned long long floor_cap =
+          Tuning::sample_sizes_table ? std::max<unsigned long long>(1024, Tuning::sized_table_min_bytes / sizeof(Slot)) : 0;
       for (;;) {
         const bool last = cap >= cap_max;
         const unsigned long long limit =
@@ -144,11 +151,18 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         if (sample) {
           // the partitioned build's sample: when it chooses that build, it stops this one before
           // it starts (the kernels below return at once)
-          sample_kernel<<<1, threads, 0, p.stream>>>(keys, static_cast<long long>(n), hash, status,
-                                                     Tuning::partition_singletons, Tuning::partition_repeated,
-                                                     Tuning::partition_skew);
+          // (and when it keeps one table, it may choose a smaller one than `cap`: status->cap,
+          // which the build, clear and mark kernels read)
+          const auto sk = sample_kernel<decltype(keys), Hash>;
+          check_cuda(cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sample_smem)),
+                     name, "cudaFuncSetAttribute");
+          // (not the last size, which probes on: a sized table must give up as a growing one does)
+          sk<<<1, sample_threads, sample_smem, p.stream>>>(keys, static_cast<long long>(n), hash, status,
+                                                           Tuning::partition_singletons, Tuning::partition_repeated,
+                                                           Tuning::partition_skew, cap, last ? 0ull : floor_cap);
           cuda::check_launch(name, "sample_kernel");
-          clear_table_gated_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap, status);
+          clear_table_gated_kernel<<<std::min(grid_for(static_cast<long long>(cap)), gated_blocks), threads, 0,
+                                     p.stream>>>(table, cap, status);
           cuda::check_launch(name, "clear_table_gated_kernel");
         } else {
           hc::clear_table_kernel<<<grid_for(static_cast<long long>(cap)), threads, 0, p.stream>>>(table, cap);
@@ -157,15 +171,16 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         kernel<<<grid, threads, 0, p.stream>>>(table, bk, bv, static_cast<long long>(n), hash, status, limit,
                                                last ? ~0ull : max_probes_growing, index, shift);
         cuda::check_launch(name, "oa_build_kernel");
-        rank_count(name, p, table, cap, rb, status, sample);
+        rank_count(name, p, table, cap, rb, status, sample, gated_blocks);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
         if (sample && st.abort && st.pad == mode_partitioned) return -2;
         sample = false;
         if (!st.abort) {
-          rank_emit_in_order(name, p, table, rb, keys, hash, shift, ko, vo);
+          // (the home slots of a table the sample sized: the hash's top bits, sized_shift)
+          rank_emit_in_order(name, p, table, rb, keys, hash, st.cap ? sized_shift(st.cap) : shift, ko, vo);
           return static_cast<std::int64_t>(st.total);
         }
-        if (last)
+        if (last && !st.cap)
           fail(name, "the hash table of " + std::to_string(cap) + " slots is full with " + std::to_string(st.claimed) +
                          " keys (it is sized for every record being distinct; a key_equal that is not consistent "
                          "with the hash?)");
@@ -182,7 +197,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           m = std::min(static_cast<double>(n), m * parts / seen);
         }
         const unsigned long long want = hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(m / size_load)) + 1);
-        cap = std::min(cap_max, std::max(cap * 4, want));
+        // (a table the sample chose too small: at least the size the host would have used)
+        cap = st.cap ? std::min(cap_max, std::max({cap, st.cap * 4, want})) : std::min(cap_max, std::max(cap * 4, want));
         if (give_up) return -1;
       }
     };

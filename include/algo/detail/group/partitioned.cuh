@@ -8,7 +8,10 @@
 //              records that will meet a key seen rarely, i.e. a table far larger than the shared
 //              one) and the others are either on a few hot keys (skewed) or rare enough that
 //              uniform keys would number millions, the build status says so (abort = 1,
-//              mode_partitioned) and the one-table kernels launched after it return at once
+//              mode_partitioned) and the one-table kernels launched after it return at once;
+//              otherwise it reads on to 32768 records and, where the distinct keys it estimates
+//              fit a smaller table than the host's, sizes the one table (build_status::cap: a
+//              table that stays in the L2)
 //   hot        hot_pick_kernel (one block): the keys seen at least twice in the first 8192 records
 //              (up to 1024: a skewed input's hot keys; uniform keys over millions show none)
 //   histogram  partition_histogram_kernel: the records per partition (2^P counters in each block's
@@ -51,6 +54,7 @@
 
 #include "../cuda/hash/open_addressing.cuh"
 #include "../cuda/hash/probe.cuh"
+#include "../iterator.hpp"
 #include "common.cuh"
 
 namespace algo::detail::group {
@@ -59,66 +63,153 @@ namespace algo::detail::group {
 inline constexpr int sample_records = 4096;
 /// Inputs below this take one table without a sample (a table for all of their keys fits in the L2).
 inline constexpr long long min_sampled_records = 1 << 18;
-inline constexpr int sample_slots = 8192;
+/// The records the sample reads to size a one-table build (sample_kernel's second part).
+inline constexpr int size_sample_records = 32768;
+/// The sample's set: 16-bit hash tags (0 = empty) in 2^16 slots, 128 KB of shared memory, and a
+/// bit a slot for the keys seen twice.
+inline constexpr int sample_slots = 1 << 16;
+inline constexpr int sample_threads = 1024;
+inline constexpr std::size_t sample_smem =
+    sample_slots * sizeof(unsigned short) + (sample_slots / 32) * sizeof(unsigned);
 /// build_status::pad after the sample: the records go to the partitioned build.
 inline constexpr unsigned mode_partitioned = 1;
+/// A sized table holds the estimated distinct keys times this at its load limit.
+inline constexpr double size_margin = 1.2;
+/// The sample's size estimate treats the keys as uniform when the first records' repeated keys
+/// have at most this many records each on average (uniform keys: ~2 while repeats are rare).
+inline constexpr unsigned uniform_repeats = 3;
 
-/// One block of `threads`: the first min(n, 4096) keys into a shared set of 32-bit hash tags;
-/// singletons = sample records whose key appears once, repeated = the others; the partitioned
-/// build (status->abort = 1, status->pad = mode_partitioned) when singletons > `min_singletons`
-/// and either the repeats are skewed (skew > 0 and repeated >= skew x the keys seen twice or
-/// more: hot keys and a long tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m,
-/// so m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
+/// Inserts a record's hash into the sample's set: whether its key is new there (when not, and
+/// `dup` is given, its slot's bit is set). Tags that agree in their 16 bits within one probe run
+/// count as one key: ~1 false repeat in 32768 records.
+__device__ __forceinline__ bool sample_insert(unsigned short* tags, unsigned* dup, std::uint64_t h) {
+  const unsigned short raw = static_cast<unsigned short>(h >> 48);
+  const unsigned short tag = raw ? raw : static_cast<unsigned short>(1);
+  unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
+  for (int probe = 0; probe < sample_slots; ++probe, slot = (slot + 1) & (sample_slots - 1)) {
+    unsigned short t = tags[slot];
+    if (t == 0) {
+      t = atomicCAS(&tags[slot], static_cast<unsigned short>(0), tag);
+      if (t == 0) return true;
+    }
+    if (t == tag) {
+      if (dup) atomicOr(&dup[slot >> 5], 1u << (slot & 31));
+      return false;
+    }
+  }
+  return false;
+}
+
+/// The distinct keys among n records of uniform keys whose first r records hold d distinct ones
+/// (d = m (1 - e^(-r/m)) solved for m); n when too few of the r repeat to tell.
+__device__ inline double sample_distinct_estimate(double d, double r, double n) {
+  if (r - d < 16.0) return n;
+  double lo = d, hi = n;
+  for (int it = 0; it < 60; ++it) {
+    const double m = 0.5 * (lo + hi);
+    if (m * (1.0 - exp(-r / m)) < d) lo = m;
+    else hi = m;
+  }
+  return hi < n ? hi : n;
+}
+
+/// One block of sample_threads, sample_smem bytes of dynamic shared memory.
+/// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
+///    appears once, repeated = the others; the partitioned build (status->abort = 1,
+///    status->pad = mode_partitioned) when singletons > `min_singletons` and either the repeats
+///    are skewed (skew > 0 and repeated >= skew x the keys seen twice or more: hot keys and a long
+///    tail, Zipf) or there are at most `max_repeated` (uniform keys: repeated ~ s^2 / m, so
+///    m > s^2 / max_repeated; fewer keys keep one table, which stays in the L2).
+/// 2. The one table's size (floor_cap > 0): the first min(n, 32768) keys into the set, and the
+///    distinct keys over all n estimated twice: new keys keep coming at the rate of the sample's
+///    second half (an upper bound for keys in no particular order: that rate only falls), and,
+///    when the first part's repeats look uniform (<= uniform_repeats records a repeated key), the
+///    uniform estimate from the sample's distinct count (sample_distinct_estimate; ~4 % at 2^20
+///    keys). The smaller of them (the first where the repeats are skewed: a skewed sample's
+///    distinct count says little about the tail) times size_margin at the load limit gives the
+///    table's slots, a power of two at least floor_cap; when that is under `cap` (the host's
+///    size), status->cap = it: the build, clear and mark kernels use it, and a table that proves
+///    too small grows as any other (device.cuh). A table that stays in the L2 (50 MB on an H100)
+///    is what this buys: ~1 M uniform keys take 32 MB instead of 64.
 template <class KeyIt, class Hash>
-__global__ void __launch_bounds__(threads)
+__global__ void __launch_bounds__(sample_threads)
     sample_kernel(KeyIt keys, long long n, Hash hash, build_status* status, unsigned min_singletons,
-                  unsigned max_repeated, unsigned skew) {
-  __shared__ unsigned tags[sample_slots];
-  __shared__ unsigned dup[sample_slots / 32];
-  __shared__ unsigned s_new, s_dup;
-  for (int i = threadIdx.x; i < sample_slots; i += threads) tags[i] = 0u;
-  for (int i = threadIdx.x; i < sample_slots / 32; i += threads) dup[i] = 0u;
+                  unsigned max_repeated, unsigned skew, unsigned long long cap, unsigned long long floor_cap) {
+  using K = iter_value_t<KeyIt>;
+  extern __shared__ unsigned sample_shared[];
+  unsigned* dup = sample_shared;
+  unsigned short* tags = reinterpret_cast<unsigned short*>(sample_shared + sample_slots / 32);
+  __shared__ unsigned s_new, s_dup, s_new2, s_late;
+  __shared__ bool s_size;
+  for (int i = threadIdx.x; i < sample_slots / 2; i += sample_threads) reinterpret_cast<unsigned*>(tags)[i] = 0u;
+  for (int i = threadIdx.x; i < sample_slots / 32; i += sample_threads) dup[i] = 0u;
   if (threadIdx.x == 0) {
     s_new = 0;
     s_dup = 0;
+    s_new2 = 0;
+    s_late = 0;
   }
   __syncthreads();
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
   unsigned fresh = 0;
-  for (int i = threadIdx.x; i < s; i += threads) {
-    const std::uint64_t h = hc::hash_of(hash, keys[i]);
-    const unsigned tag = static_cast<unsigned>(h >> 32) | 1u;
-    unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
-    for (int probe = 0; probe < sample_slots; ++probe, slot = (slot + 1) & (sample_slots - 1)) {
-      unsigned t = tags[slot];
-      if (t == 0u) {
-        t = atomicCAS(&tags[slot], 0u, tag);
-        if (t == 0u) {
-          ++fresh;
-          break;
-        }
-      }
-      if (t == tag) {
-        atomicOr(&dup[slot >> 5], 1u << (slot & 31));
-        break;
-      }
-    }
-  }
+  for (int i = threadIdx.x; i < s; i += sample_threads) fresh += sample_insert(tags, dup, hc::hash_of(hash, keys[i]));
   if (fresh) atomicAdd(&s_new, fresh);
   __syncthreads();
   unsigned d = 0;  // keys seen more than once
-  for (int i = threadIdx.x; i < sample_slots / 32; i += threads) d += __popc(dup[i]);
+  for (int i = threadIdx.x; i < sample_slots / 32; i += sample_threads) d += __popc(dup[i]);
   if (d) atomicAdd(&s_dup, d);
   __syncthreads();
+  unsigned singles = 0, repeated = 0;
   if (threadIdx.x == 0) {
-    const unsigned singles = s_new - s_dup;             // records whose key is seen once
-    const unsigned repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
+    singles = s_new - s_dup;                               // records whose key is seen once
+    repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
     // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
     // so few repeats that uniform keys would number over s^2 / max_repeated
-    if (singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated)) {
+    const bool part =
+        singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated);
+    if (part) {
       status->pad = mode_partitioned;
       status->abort = 1u;
     }
+    s_size = !part && floor_cap > 0 && floor_cap < cap && n > s;
+  }
+  __syncthreads();
+  if (!s_size) return;
+  // 2. the size: the records after the first part, a batch of loads in flight at a time
+  const long long r = n < size_sample_records ? n : size_sample_records;
+  const long long half = r / 2;
+  constexpr int batch = 8;
+  unsigned fresh2 = 0, late = 0;
+  for (long long base = s; base < r; base += static_cast<long long>(batch) * sample_threads) {
+    K k_[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      const long long i = base + static_cast<long long>(j) * sample_threads + threadIdx.x;
+      if (i < r) k_[j] = keys[i];
+    }
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      const long long i = base + static_cast<long long>(j) * sample_threads + threadIdx.x;
+      if (i < r && sample_insert(tags, nullptr, hc::hash_of(hash, k_[j]))) {
+        ++fresh2;
+        late += i >= half;
+      }
+    }
+  }
+  if (fresh2) atomicAdd(&s_new2, fresh2);
+  if (late) atomicAdd(&s_late, late);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const double dn = static_cast<double>(n), dr = static_cast<double>(r);
+    const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
+    double m = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
+    if (repeated <= uniform_repeats * s_dup) {
+      const double u = sample_distinct_estimate(distinct, dr, dn);
+      m = u < m ? u : m;
+    }
+    unsigned long long want = floor_cap;
+    while (want < cap && static_cast<double>(want) * limit_load < m * size_margin) want *= 2;
+    if (want < cap) status->cap = want;
   }
 }
 

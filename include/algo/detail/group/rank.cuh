@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "../../error.hpp"
@@ -24,11 +25,15 @@ namespace algo::detail::group {
 
 // ---- rank: first appearances counted -------------------------------------------------------------
 /// (gate: when given and its build stopped, nothing: that build is thrown away, and its table may
-/// not even have been cleared, when the sample sent the call to the partitioned build)
+/// not even have been cleared, when the sample sent the call to the partitioned build; else the
+/// slots the sample chose, gated_capacity)
 template <class Table>
 __global__ void __launch_bounds__(threads)
     mark_first_kernel(Table t, unsigned long long count, unsigned* bits, const build_status* gate = nullptr) {
-  if (gate && build_stopped(gate)) return;
+  if (gate) {
+    if (build_stopped(gate)) return;
+    count = gated_capacity(gate, count);
+  }
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < count;
        i += stride)
@@ -40,8 +45,10 @@ __global__ void __launch_bounds__(threads)
 
 template <class = void>
 __global__ void __launch_bounds__(threads) rank_partials_kernel(const unsigned* bits, long long words,
-                                                                 unsigned long long* partial) {
+                                                                 unsigned long long* partial,
+                                                                 const build_status* gate = nullptr) {
   __shared__ unsigned long long smem[threads / 32 + 1];
+  if (gate && build_stopped(gate)) return;
   const long long base = blockIdx.x * rank_chunk;
   unsigned long long c = 0;
 #pragma unroll
@@ -57,8 +64,9 @@ __global__ void __launch_bounds__(threads) rank_partials_kernel(const unsigned* 
 /// One block: partial[] becomes its exclusive prefix; the grand total goes to status->total.
 template <class = void>
 __global__ void __launch_bounds__(threads) rank_spine_kernel(unsigned long long* partial, long long count,
-                                                              build_status* status) {
+                                                              build_status* status, bool gated = false) {
   __shared__ unsigned long long smem[threads / 32 + 1];
+  if (gated && build_stopped(status)) return;
   unsigned long long carry = 0;
   for (long long base = 0; base < count; base += threads) {
     const long long i = base + threadIdx.x;
@@ -106,19 +114,21 @@ struct rank_buffers {
         prefix(p, static_cast<std::size_t>(words) * sizeof(unsigned long long)) {}
 };
 
-/// mark + partials + spine (status->total = the number of groups); gated: no marks when the build
-/// stopped.
+/// mark + partials + spine (status->total = the number of groups); gated: nothing when the build
+/// stopped, and the marks over the slots the sample chose (the mark's grid then a few blocks an
+/// SM that loop: `gated_blocks`).
 template <class Table>
 void rank_count(const char* name, const device_policy_base& p, const Table& t, unsigned long long count,
-                rank_buffers& rb, build_status* status, bool gated = false) {
+                rank_buffers& rb, build_status* status, bool gated = false, unsigned gated_blocks = 0) {
   check_cuda(cudaMemsetAsync(rb.bits.get(), 0, rb.bits.size(), p.stream), name, "cudaMemsetAsync");
-  mark_first_kernel<<<grid_for(static_cast<long long>(count)), threads, 0, p.stream>>>(
+  const unsigned grid = grid_for(static_cast<long long>(count));
+  mark_first_kernel<<<gated && gated_blocks ? std::min(grid, gated_blocks) : grid, threads, 0, p.stream>>>(
       t, count, rb.bits.as<unsigned>(), gated ? status : nullptr);
   cuda::check_launch(name, "mark_first_kernel");
   rank_partials_kernel<><<<static_cast<unsigned>(rb.blocks), threads, 0, p.stream>>>(
-      rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>());
+      rb.bits.as<unsigned>(), rb.words, rb.partial.as<unsigned long long>(), gated ? status : nullptr);
   cuda::check_launch(name, "rank_partials_kernel");
-  rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status);
+  rank_spine_kernel<><<<1, threads, 0, p.stream>>>(rb.partial.as<unsigned long long>(), rb.blocks, status, gated);
   cuda::check_launch(name, "rank_spine_kernel");
 }
 
