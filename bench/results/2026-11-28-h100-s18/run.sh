@@ -7,7 +7,9 @@
 #                of [sample]; test_cuda_segmented [uniform] (the in-memory case's fixed check, owed
 #                from the seventeenth session); bench_group --only group_reduce (the sized default
 #                against "first table not sized by the sample" in the same run)
-#   STEP=final   the full bench (the README's figures)
+#   STEP=final   version 2 (the sample's second part in one round of loads, skipped for skewed
+#                keys it cannot size): test_cuda_group_strategies [sample], the full bench (the
+#                README's figures), memcheck / racecheck of [sample]
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -33,9 +35,11 @@ exp1)
   { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[sample]"; SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 final)
+  tt test_cuda_group_strategies "[sample]" 120
   timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^group_reduce" "$R/bench.log" | grep -E "sort\+|open_addressing|not sized" | cut -c1-120
+  { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[sample]"; SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb

@@ -130,7 +130,9 @@ __device__ inline double sample_distinct_estimate(double d, double r, double n) 
 ///    table's slots, a power of two at least floor_cap; when that is under `cap` (the host's
 ///    size), status->cap = it: the build, clear and mark kernels use it, and a table that proves
 ///    too small grows as any other (device.cuh). A table that stays in the L2 (50 MB on an H100)
-///    is what this buys: ~1 M uniform keys take 32 MB instead of 64.
+///    is what this buys: ~1 M uniform keys take 32 MB instead of 64. (Skipped where the first
+///    part's repeats are skewed and a quarter of its Good-Turing new-key rate, singletons / s,
+///    would already fill the host's table.)
 template <class KeyIt, class Hash>
 __global__ void __launch_bounds__(sample_threads)
     sample_kernel(KeyIt keys, long long n, Hash hash, build_status* status, unsigned min_singletons,
@@ -160,6 +162,7 @@ __global__ void __launch_bounds__(sample_threads)
   if (d) atomicAdd(&s_dup, d);
   __syncthreads();
   unsigned singles = 0, repeated = 0;
+  bool uniform_like = false;
   if (threadIdx.x == 0) {
     singles = s_new - s_dup;                               // records whose key is seen once
     repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
@@ -171,29 +174,34 @@ __global__ void __launch_bounds__(sample_threads)
       status->pad = mode_partitioned;
       status->abort = 1u;
     }
-    s_size = !part && floor_cap > 0 && floor_cap < cap && n > s;
+    // skewed repeats with many singletons: even a quarter of the new-key rate they show (Good-
+    // Turing: singles / s) would fill the host's table, so the second part would not choose
+    // a smaller one (Zipf-like keys over 2^20: 54 % singletons; it cost them ~25 us, H100)
+    uniform_like = repeated <= uniform_repeats * s_dup;
+    const double bound = static_cast<double>(s_new) +
+                         0.25 * static_cast<double>(singles) / static_cast<double>(s) * static_cast<double>(n - s);
+    const bool hopeless = !uniform_like && bound * size_margin >= static_cast<double>(cap) * limit_load;
+    s_size = !part && !hopeless && floor_cap > 0 && floor_cap < cap && n > s;
   }
   __syncthreads();
   if (!s_size) return;
-  // 2. the size: the records after the first part, a batch of loads in flight at a time
+  // 2. the size: the records after the first part, every load in flight before the first insert
   const long long r = n < size_sample_records ? n : size_sample_records;
   const long long half = r / 2;
-  constexpr int batch = 8;
+  constexpr int per_thread = (size_sample_records - sample_records + sample_threads - 1) / sample_threads;
   unsigned fresh2 = 0, late = 0;
-  for (long long base = s; base < r; base += static_cast<long long>(batch) * sample_threads) {
-    K k_[batch];
+  K k_[per_thread];
 #pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      const long long i = base + static_cast<long long>(j) * sample_threads + threadIdx.x;
-      if (i < r) k_[j] = keys[i];
-    }
+  for (int j = 0; j < per_thread; ++j) {
+    const long long i = s + static_cast<long long>(j) * sample_threads + threadIdx.x;
+    if (i < r) k_[j] = keys[i];
+  }
 #pragma unroll
-    for (int j = 0; j < batch; ++j) {
-      const long long i = base + static_cast<long long>(j) * sample_threads + threadIdx.x;
-      if (i < r && sample_insert(tags, nullptr, hc::hash_of(hash, k_[j]))) {
-        ++fresh2;
-        late += i >= half;
-      }
+  for (int j = 0; j < per_thread; ++j) {
+    const long long i = s + static_cast<long long>(j) * sample_threads + threadIdx.x;
+    if (i < r && sample_insert(tags, nullptr, hc::hash_of(hash, k_[j]))) {
+      ++fresh2;
+      late += i >= half;
     }
   }
   if (fresh2) atomicAdd(&s_new2, fresh2);
@@ -203,7 +211,7 @@ __global__ void __launch_bounds__(sample_threads)
     const double dn = static_cast<double>(n), dr = static_cast<double>(r);
     const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
     double m = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
-    if (repeated <= uniform_repeats * s_dup) {
+    if (uniform_like) {
       const double u = sample_distinct_estimate(distinct, dr, dn);
       m = u < m ? u : m;
     }
