@@ -10,6 +10,11 @@
 #   STEP=final   version 2 (the sample's second part in one round of loads, skipped for skewed
 #                keys it cannot size): test_cuda_group_strategies [sample], the full bench (the
 #                README's figures), memcheck / racecheck of [sample]
+#   STEP=ncu     each of the default's first kernels timed (ncu) at f32 uniform 2^20 / 2^24, Zipf
+#                2^24 / 2^20, uniform 1024: what the sample and the gated kernels cost
+#   STEP=final3  version 3 (the sample's insert not inlined, the size tried power by power):
+#                test_cuda_group_strategies [sample], the full bench (the README's figures), the
+#                sample kernel's time and instructions (ncu), memcheck / racecheck of [sample]
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -39,6 +44,37 @@ final)
   timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "^group_reduce" "$R/bench.log" | grep -E "sort\+|open_addressing|not sized" | cut -c1-120
+  { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[sample]"; SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+ncu)
+  # the default's first kernels, each timed: the sample, the gated one-table kernels, the status
+  # (f32 uniform 2^20: the sized one table; 2^24 and Zipf 2^24: the partitioned build after them)
+  for c in "f32 uniform m=2^20" "f32 uniform m=2^24" "f32 zipf m=2^24" "f32 zipf m=2^20" "f32 uniform m=1024"; do
+    f=$R/ncu_$(echo "$c" | tr ' =^' '___').csv
+    timeout 150 ncu -k "regex:sample_kernel|clear_table|oa_build|mark_first|rank_|clear_status|emit_in_order|hot_pick|histogram" \
+      -c 30 --metrics gpu__time_duration.sum --csv $X/bench --only group_reduce --case "$c" \
+      --impl "algo::cuda (open_addressing)" --reps 1 > "$f" 2>&1
+    echo "ncu $c rc $? t+$(( $(date +%s) - t0 ))"
+    python3 - "$f" <<'PY'
+import csv, sys, re
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+hdr = rows[0]; ki = hdr.index("Kernel Name"); vi = hdr.index("Metric Value"); ii = hdr.index("ID")
+for r in rows[1:31]:
+    name = re.sub(r"<.*", "", r[ki]).replace("void ", "").replace("algo::detail::group::", "")
+    print(f"  {r[ii]:>4} {name[:40]:40} {r[vi]:>12} ns")
+PY
+  done
+  ;;
+final3)
+  tt test_cuda_group_strategies "[sample]" 120
+  timeout 240 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^group_reduce" "$R/bench.log" | grep -E "sort\+|open_addressing|not sized" | cut -c1-120
+  for c in "f32 uniform m=2^20" "f32 uniform m=1024" "f32 zipf m=2^24"; do
+    timeout 100 ncu -k "regex:sample_kernel" -c 3 --metrics gpu__time_duration.sum,inst_executed --csv $X/bench --only group_reduce \
+      --case "$c" --impl "algo::cuda (open_addressing)" --reps 1 > /tmp/ncu.csv 2>&1
+    echo "ncu sample_kernel, $c: $(grep -E 'gpu__time_duration|inst_executed' /tmp/ncu.csv | awk -F'","' '{print $(NF-2)"="$NF}' | tr -d '"' | tr '\n' ' ')"
+  done
   { SAN_LIMIT=200 san memcheck test_cuda_group_strategies "[sample]"; SAN_LIMIT=200 san racecheck test_cuda_group_strategies "[sample]"; } 2>&1 | tee "$R/sanitizer.txt"
   ;;
 suite)

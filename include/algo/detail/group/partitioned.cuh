@@ -82,7 +82,10 @@ inline constexpr unsigned uniform_repeats = 3;
 /// Inserts a record's hash into the sample's set: whether its key is new there (when not, and
 /// `dup` is given, its slot's bit is set). Tags that agree in their 16 bits within one probe run
 /// count as one key: ~1 false repeat in 32768 records.
-__device__ __forceinline__ bool sample_insert(unsigned short* tags, unsigned* dup, std::uint64_t h) {
+/// (Not inlined: the second part's 28 unrolled inserts a thread, each with its probe loop, made
+/// the kernel ~300 KB of code that one SM fetched cold every call, 37-75 us on an H100.)
+template <class = void>
+__device__ __noinline__ bool sample_insert(unsigned short* tags, unsigned* dup, std::uint64_t h) {
   const unsigned short raw = static_cast<unsigned short>(h >> 48);
   const unsigned short tag = raw ? raw : static_cast<unsigned short>(1);
   unsigned slot = static_cast<unsigned>(h) & (sample_slots - 1);
@@ -100,19 +103,12 @@ __device__ __forceinline__ bool sample_insert(unsigned short* tags, unsigned* du
   return false;
 }
 
-/// The distinct keys among n records of uniform keys whose first r records hold d distinct ones
-/// (d = m (1 - e^(-r/m)) solved for m); n when too few of the r repeat to tell.
-__device__ inline double sample_distinct_estimate(double d, double r, double n) {
-  if (r - d < 16.0) return n;
-  double lo = d, hi = n;
-  for (int it = 0; it < 60; ++it) {
-    const double m = 0.5 * (lo + hi);
-    if (m * (1.0 - exp(-r / m)) < d) lo = m;
-    else hi = m;
-  }
-  return hi < n ? hi : n;
+/// Whether uniform keys whose first r records hold d distinct ones number at most m (the count
+/// m (1 - e^(-r/m)) of distinct keys r records show grows with m); not when too few of the r
+/// repeat to tell (r - d < 16).
+__device__ __forceinline__ bool sample_uniform_within(double d, double r, double m) {
+  return r - d >= 16.0 && m * (1.0 - exp(-r / m)) >= d;
 }
-
 /// One block of sample_threads, sample_smem bytes of dynamic shared memory.
 /// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
 ///    appears once, repeated = the others; the partitioned build (status->abort = 1,
@@ -124,8 +120,8 @@ __device__ inline double sample_distinct_estimate(double d, double r, double n) 
 ///    distinct keys over all n estimated twice: new keys keep coming at the rate of the sample's
 ///    second half (an upper bound for keys in no particular order: that rate only falls), and,
 ///    when the first part's repeats look uniform (<= uniform_repeats records a repeated key), the
-///    uniform estimate from the sample's distinct count (sample_distinct_estimate; ~4 % at 2^20
-///    keys). The smaller of them (the first where the repeats are skewed: a skewed sample's
+///    uniform estimate from the sample's distinct count (sample_uniform_within: m (1 - e^(-r/m))
+///    = d, ~4 % at 2^20 keys). The smaller of them (the first where the repeats are skewed: a skewed sample's
 ///    distinct count says little about the tail) times size_margin at the load limit gives the
 ///    table's slots, a power of two at least floor_cap; when that is under `cap` (the host's
 ///    size), status->cap = it: the build, clear and mark kernels use it, and a table that proves
@@ -154,7 +150,7 @@ __global__ void __launch_bounds__(sample_threads)
   __syncthreads();
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
   unsigned fresh = 0;
-  for (int i = threadIdx.x; i < s; i += sample_threads) fresh += sample_insert(tags, dup, hc::hash_of(hash, keys[i]));
+  for (int i = threadIdx.x; i < s; i += sample_threads) fresh += sample_insert<>(tags, dup, hc::hash_of(hash, keys[i]));
   if (fresh) atomicAdd(&s_new, fresh);
   __syncthreads();
   unsigned d = 0;  // keys seen more than once
@@ -199,7 +195,7 @@ __global__ void __launch_bounds__(sample_threads)
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
     const long long i = s + static_cast<long long>(j) * sample_threads + threadIdx.x;
-    if (i < r && sample_insert(tags, nullptr, hc::hash_of(hash, k_[j]))) {
+    if (i < r && sample_insert<>(tags, nullptr, hc::hash_of(hash, k_[j]))) {
       ++fresh2;
       late += i >= half;
     }
@@ -210,13 +206,15 @@ __global__ void __launch_bounds__(sample_threads)
   if (threadIdx.x == 0) {
     const double dn = static_cast<double>(n), dr = static_cast<double>(r);
     const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
-    double m = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
-    if (uniform_like) {
-      const double u = sample_distinct_estimate(distinct, dr, dn);
-      m = u < m ? u : m;
-    }
+    const double bound = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
+    // the smallest size whose load limit holds size_margin x the keys by either estimate (one
+    // exponential a size tried, at most ~10; no solving for m)
     unsigned long long want = floor_cap;
-    while (want < cap && static_cast<double>(want) * limit_load < m * size_margin) want *= 2;
+#pragma unroll 1
+    for (; want < cap; want *= 2) {
+      const double m = static_cast<double>(want) * limit_load / size_margin;  // keys this size holds
+      if (bound <= m || (uniform_like && sample_uniform_within(distinct, dr, m))) break;
+    }
     if (want < cap) status->cap = want;
   }
 }
