@@ -58,7 +58,6 @@ __device__ __forceinline__ bool flag_set(const unsigned* flag) {
 /// Whether the build behind `gate` stopped (abort set). All threads.
 __device__ __forceinline__ bool build_stopped(const build_status* gate) { return flag_set(&gate->abort); }
 
-
 inline constexpr int threads = 256;
 inline constexpr int items = 16;
 inline constexpr long long tile = threads * items;

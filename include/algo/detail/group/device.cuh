@@ -136,7 +136,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       const unsigned gated_blocks = 8u * static_cast<unsigned>(std::max(1, dev.sm_count));
       // the smallest table the sample may choose (Tuning::sample_sizes_table)
       const unsigned long long floor_cap =
-          Tuning::sample_sizes_table ? std::max<unsigned long long>(1024, Tuning::sized_table_min_bytes / sizeof(Slot)) : 0;
+          Tuning::sample_sizes_table
+              ? std::max<unsigned long long>(1024, Tuning::sized_table_min_bytes / sizeof(Slot))
+              : 0;
       for (;;) {
         const bool last = cap >= cap_max;
         const unsigned long long limit =
@@ -154,8 +156,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           // (and when it keeps one table, it may choose a smaller one than `cap`: status->cap,
           // which the build, clear and mark kernels read)
           const auto sk = sample_kernel<decltype(keys), Hash>;
-          check_cuda(cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sample_smem)),
-                     name, "cudaFuncSetAttribute");
+          check_cuda(
+              cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sample_smem)),
+              name, "cudaFuncSetAttribute");
           // (not the last size, which probes on: a sized table must give up as a growing one does)
           sk<<<1, sample_threads, sample_smem, p.stream>>>(keys, static_cast<long long>(n), hash, status,
                                                            Tuning::partition_singletons, Tuning::partition_repeated,
@@ -198,7 +201,8 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         }
         const unsigned long long want = hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(m / size_load)) + 1);
         // (a table the sample chose too small: at least the size the host would have used)
-        cap = st.cap ? std::min(cap_max, std::max({cap, st.cap * 4, want})) : std::min(cap_max, std::max(cap * 4, want));
+        cap = st.cap ? std::min(cap_max, std::max({cap, st.cap * 4, want}))
+                     : std::min(cap_max, std::max(cap * 4, want));
         if (give_up) return -1;
       }
     };

@@ -109,6 +109,7 @@ __device__ __noinline__ bool sample_insert(unsigned short* tags, unsigned* dup, 
 __device__ __forceinline__ bool sample_uniform_within(double d, double r, double m) {
   return r - d >= 16.0 && m * (1.0 - exp(-r / m)) >= d;
 }
+
 /// One block of sample_threads, sample_smem bytes of dynamic shared memory.
 /// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
 ///    appears once, repeated = the others; the partitioned build (status->abort = 1,
@@ -121,9 +122,9 @@ __device__ __forceinline__ bool sample_uniform_within(double d, double r, double
 ///    second half (an upper bound for keys in no particular order: that rate only falls), and,
 ///    when the first part's repeats look uniform (<= uniform_repeats records a repeated key), the
 ///    uniform estimate from the sample's distinct count (sample_uniform_within: m (1 - e^(-r/m))
-///    = d, ~4 % at 2^20 keys). The smaller of them (the first where the repeats are skewed: a skewed sample's
-///    distinct count says little about the tail) times size_margin at the load limit gives the
-///    table's slots, a power of two at least floor_cap; when that is under `cap` (the host's
+///    = d, ~4 % at 2^20 keys). The smaller of them (the first alone where the repeats are skewed:
+///    a skewed sample's distinct count says little about the tail) times size_margin at the load
+///    limit gives the table's slots, a power of two at least floor_cap; when that is under `cap` (the host's
 ///    size), status->cap = it: the build, clear and mark kernels use it, and a table that proves
 ///    too small grows as any other (device.cuh). A table that stays in the L2 (50 MB on an H100)
 ///    is what this buys: ~1 M uniform keys take 32 MB instead of 64. (Skipped where the first
@@ -160,7 +161,7 @@ __global__ void __launch_bounds__(sample_threads)
   unsigned singles = 0, repeated = 0;
   bool uniform_like = false;
   if (threadIdx.x == 0) {
-    singles = s_new - s_dup;                               // records whose key is seen once
+    singles = s_new - s_dup;                        // records whose key is seen once
     repeated = static_cast<unsigned>(s) - singles;  // the others, on s_dup keys
     // many singletons, and either skewed repeats (a few hot keys: repeated / s_dup >= skew) or
     // so few repeats that uniform keys would number over s^2 / max_repeated
