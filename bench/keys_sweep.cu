@@ -54,6 +54,11 @@ struct skip : base {  // timing only: wrong results
 // the ordered look-back (the policy's default for the keyed scans)
 using obase = adc::ordered_tuning_base;
 struct ord : obase {};
+// reduce_by_key without count-only tiles (every tile walks to an inclusive prefix and folds: the
+// code before 2026-11-28)
+struct ord_nocw : obase {
+  static constexpr bool count_walk = false;
+};
 // reduce_by_key's keys loaded again by the store (keep_staged_keys off: the code before)
 struct ord_reload : obase {
   static constexpr bool keep_staged_keys = false;
@@ -363,6 +368,7 @@ int main(int argc, char** argv) {
     }
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::ord, true>("policy tuning");
+    c.variant<ks::ord_nocw, true>("no count walk");
     if (profile_mode) continue;
     // reduce_by_key's tile I/O: the keys loaded again; the runs stored in place / staged, and how
     // the in-place warps find keys and run indices (tuning inplace_runs)
@@ -376,6 +382,7 @@ int main(int argc, char** argv) {
     if (L == Ls.front() || stats_mode) {
       c.stats_variant<ks::dflt, false>("dflt");
       c.stats_variant<ks::ord, true>("policy tuning");
+      c.stats_variant<ks::ord_nocw, true>("no count walk");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

@@ -43,6 +43,11 @@ namespace kt = keyed_tuned;
 struct threads128 : adc::ordered_tuning_base {
   static constexpr int threads = 128;
 };
+/// reduce_by_key without count-only tiles (ordered_lookback.cuh, ordered_count_walk: every tile
+/// folds its prefix's value): the same bits as the default, which has them.
+struct no_count_walk : adc::ordered_tuning_base {
+  static constexpr bool count_walk = false;
+};
 
 /// One input: keys in runs, the offsets of the same runs (segments), and the heads.
 struct layout {
@@ -252,6 +257,7 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
     compare("algo::cuda (default: ordered_lookback for float)", b.through(algo::cuda), want);
     compare("ordered_lookback", b.through(algo::cuda.with(algo::scan_strategy::ordered_lookback)), want);
     compare("ordered_lookback, 128-thread tiles", b.tuned<threads128>(), emulated<threads128>(h_k, h_v, heads, init));
+    compare("ordered_lookback without count-only tiles", b.tuned<no_count_walk>(), want);
   });
 }
 

@@ -141,6 +141,23 @@ constexpr std::size_t lift_staging_bytes() {
   return v > h ? v : h;
 }
 
+/// Whether load_lifted_tile keeps reduce_by_key's keys in the staging (load_runs_tile) for the full
+/// tiles of K whose keys are 16-byte aligned; the load and prefix_value_use (below: which reads
+/// them in the look-back) both decide by this. (A variable: device code reads it without calling
+/// a host constexpr function.)
+template <class K, class F>
+constexpr bool keys_kept() {
+  if constexpr (!fast_lift_v<F>() || K::kept_bytes == 0) {
+    return false;
+  } else {
+    using V = std::remove_cv_t<std::remove_pointer_t<typename lift_traits<F>::values_t>>;
+    return cuda::warp_tile_io<V, K::items>::bytes <= K::staging_bytes &&
+           heads_traits<typename lift_traits<F>::heads_t>::template staging<K::items> <= K::staging_bytes;
+  }
+}
+template <class K, class F>
+inline constexpr bool keys_kept_v = keys_kept<K, F>();
+
 /// The generic load or store of a tile, through the staging area when it holds the lifted value
 /// type, element by element otherwise (the staging is sized by the fast paths: cuda::tile_staging).
 template <class K, class It>
@@ -277,7 +294,7 @@ __device__ __forceinline__ void load_lifted_tile(typename K::temp_storage& s, in
       const int lane = cuda::lane_index();
       const std::int64_t w0 = in.index() + base + static_cast<std::int64_t>(warp) * 32 * items;
       const std::int64_t t0 = w0 + static_cast<std::int64_t>(lane) * items;
-      if constexpr (K::kept_bytes > 0) {  // reduce_by_key, keys kept for the store
+      if constexpr (tile_detail::keys_kept_v<K, F>) {  // reduce_by_key, keys kept for the store
         if (cuda::is_aligned16(f.heads.keys + w0)) {
           load_runs_tile<K>(s, f, w0, x);
           return;
@@ -673,6 +690,42 @@ struct ordered_reset<accumulate_with<segmented::segmented_op<X>, A2>, segmented:
   __device__ static __forceinline__ segmented::run_value<A, R> with_count(const segmented::run_value<A, R>& v,
                                                                           long long c) {
     return segmented::run_value<A, R>{v.value, static_cast<R>(c)};
+  }
+};
+
+/// reduce_by_key's tiles without a head: the exclusive prefix's value reaches a store only where
+/// the run open when the tile starts ends at the tile's last element, that is where the element
+/// after the tile starts a run or the tile ends the input. Lane 0 compares the tile's last key with
+/// the one after it, from the staging where the load kept them (keys_kept_v: full tiles, aligned
+/// keys; the key after the tile is kept in the last warp's area), else from global memory.
+template <class A, class KeyIt, class Eq, class ValIt, class R>
+struct prefix_value_use<segmented::indexed_iterator<segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>>> {
+  using F = segmented::lift_runs<A, segmented::key_heads<KeyIt, Eq>, ValIt, R>;
+  using Key = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<const KeyIt&>()[0])>>;
+  template <class K>
+  __device__ static __forceinline__ bool needed(typename K::temp_storage& s, const segmented::indexed_iterator<F>& in,
+                                                std::int64_t base, int valid, const segmented::run_value<A, R>&) {
+    const F& f = in.functor();
+    const std::int64_t end = in.index() + base + valid;  // the element after the tile
+    bool ends = true;  // the tile ends the input: its last element ends the open run
+    if (cuda::lane_index() == 0 && end < f.n) {
+      Key a, b;
+      bool kept = false;
+      if constexpr (segmented::tile_detail::keys_kept_v<K, F>) {
+        kept = valid == K::tile_items && cuda::is_aligned16(f.heads.keys + (end - valid));
+        if (kept) {
+          using kk = segmented::tile_detail::kept_keys<Key, K::items>;
+          a = kk::at(s.staging[K::warps - 1], 32 * K::items - 1);
+          b = *kk::after(s.staging[K::warps - 1]);
+        }
+      }
+      if (!kept) {
+        a = f.heads.keys[end - 1];
+        b = f.heads.keys[end];
+      }
+      ends = !f.heads.eq(a, b);
+    }
+    return __shfl_sync(cuda::full_warp_mask, ends ? 1 : 0, 0) != 0;
   }
 };
 

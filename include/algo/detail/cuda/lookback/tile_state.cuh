@@ -99,6 +99,7 @@ struct packed64_tile_state : tile_tickets {
   static_assert(sizeof(T) <= 4, "");
   static_assert(Spread >= 1, "");
   static constexpr bool parallel_loads = true;  // relaxed loads: a poll's loads are all in flight at once
+  static constexpr bool side_word = false;
   unsigned long long* words;
 
   static std::size_t bytes(std::int64_t tiles) { return tile_state_header + static_cast<std::size_t>(tiles) * 8 * Spread; }
@@ -147,12 +148,30 @@ struct packed128_tile_state : tile_tickets {
     memcpy(&v, &lo, sizeof(T));
     return status_in(static_cast<unsigned>(hi), epoch);
   }
+  /// The tag takes the low half of the second word; the high half is a side word, 0 unless
+  /// publish_side wrote one (reduce_by_key's count-only tiles: their inclusive count beside their
+  /// aggregate, ordered_lookback.cuh). load() ignores it, so a reader of statuses sees an aggregate.
+  static constexpr bool side_word = true;
+  __device__ __forceinline__ void publish_side(int tile, unsigned status, const T& v, unsigned epoch, unsigned side) {
+    unsigned long long lo = 0;
+    memcpy(&lo, &v, sizeof(T));
+    store_relaxed_128(words + 2 * static_cast<std::size_t>(tile) * Spread, lo,
+                      static_cast<unsigned long long>(side) << 32 | status_tag(status, epoch));
+  }
+  __device__ __forceinline__ unsigned load_side(int tile, unsigned epoch, T& v, unsigned& side) const {
+    unsigned long long lo, hi;
+    load_relaxed_128(words + 2 * static_cast<std::size_t>(tile) * Spread, lo, hi);
+    memcpy(&v, &lo, sizeof(T));
+    side = static_cast<unsigned>(hi >> 32);
+    return status_in(static_cast<unsigned>(hi), epoch);
+  }
 };
 
 template <class T>
 struct split_tile_state : tile_tickets {
   static constexpr int value_words = (sizeof(T) + 3) / 4;
   static constexpr bool parallel_loads = false;  // acquire loads order everything after them
+  static constexpr bool side_word = false;
   unsigned* flags;       // [tiles]
   unsigned* aggregates;  // [tiles][value_words]
   unsigned* inclusives;  // [tiles][value_words]

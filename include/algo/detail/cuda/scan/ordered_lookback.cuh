@@ -57,6 +57,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "../../../error.hpp"
 #include "../../../policy.hpp"
@@ -87,6 +88,9 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// (scan_config.cuh, inplace_runs), as the classic kernel does: 64 registers with the staged
   /// path beside it, since the warp chooses from the counts before either path reads its keys.
   static constexpr int inplace_runs = 1;
+  /// reduce_by_key: tiles without a head whose stores read no value of their exclusive prefix walk
+  /// for its count alone (ordered_count_walk, below), where the tile state has a side word for it.
+  static constexpr bool count_walk = true;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -265,6 +269,89 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   return some(x);
 }
 
+// ---- count-only tiles (reduce_by_key) ----------------------------------------------------------------------
+// A tile of reduce_by_key writes its exclusive prefix's value nowhere unless the run open when the
+// tile starts ends in it; every tile needs the prefix's count (where its runs go), an integer sum,
+// exact in any order. At long runs (2^20) nearly every tile holds no head and ends no run: the
+// walk above still folded the value for each of them, to the newest inclusive prefix (3.9 us a
+// tile against 2.9 at runs of 256, H100, keys_segments.md). Such a tile (no head, and
+// prefix_value_use says no store reads the value) walks instead for the count alone:
+//   publish  A(t) at once (status aggregate, as every tile);
+//   find     the newest predecessor whose inclusive count is known: an inclusive prefix, or an
+//            aggregate whose side word holds its inclusive count (the tile state's second word:
+//            packed128_tile_state::publish_side, one 16-byte store of aggregate, tag and count);
+//            wait while a tile above it has published nothing; step back 32 tiles while there is
+//            none (tile 0 publishes its inclusive prefix: a walk ends there at the latest);
+//   sum      its count plus the counts of the aggregates above it (a warp sum);
+//   publish  A(t) again with the side word (the count + the bit 31): still an aggregate to every
+//            other walk, so ordered_look_back's folds read what they read before, bit for bit, and
+//            a later count-only tile may end its walk here.
+// What the tile returns is E(t)'s count beside A(t)'s value: the tile's scan combines that value
+// into items whose values no store reads (no run of the tile ends before the tile's end with the
+// open run's value, by prefix_value_use). Counts stay below 2^31: the side word exists only for
+// accumulators of <= 8 bytes, whose run counts are int (n < 2^31, lifted.hpp).
+template <class Tuning, class State, class Acc, class Op>
+__device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, unsigned epoch, int tile, const Acc& aggregate,
+                                                               Op) {
+  using Reset = ordered_reset<Op, Acc>;
+  static_assert(Reset::counts && State::side_word, "");
+  constexpr unsigned known = 0x80000000u;  // the side word's flag: an inclusive count below it
+  const int lane = lane_index();
+  [[maybe_unused]] long long stats_start = 0;
+  [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0;
+  if constexpr (Tuning::lookback_stats) stats_start = clock64();
+  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
+  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
+    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
+  }
+  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
+  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
+  unsigned counted = 0;  // the counts of the walked aggregates above the end
+  unsigned total = 0;    // E(tile)'s count
+  for (int w = 0;; ++w) {
+    const int pred = tile - 32 * (w + 1) + lane;
+    if constexpr (Tuning::lookback_stats) ++stats_windows;
+    Acc v{};
+    unsigned side = 0, status;
+    int end;  // the newest lane with a known inclusive count, -1 when none
+    while (true) {
+      if constexpr (Tuning::lookback_stats) ++stats_polls;
+      status = pred >= 0 ? state.load_side(pred, epoch, v, side) : static_cast<unsigned>(tile_before_first);
+      const unsigned ends =
+          __ballot_sync(full_warp_mask, status == tile_inclusive || (status == tile_aggregate && (side & known)));
+      const unsigned empty_lanes = __ballot_sync(full_warp_mask, status == tile_empty);
+      end = ends ? 31 - __clz(ends) : -1;
+      const unsigned above = end < 0 ? ~0u : end == 31 ? 0u : ~0u << (end + 1);
+      if ((empty_lanes & above) == 0) break;
+      if constexpr (Tuning::lookback_stats) ++stats_sleeps;
+      if (sleep_ns > 0) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
+      }
+    }
+    const unsigned mine = lane > end && status == tile_aggregate ? static_cast<unsigned>(Reset::count(v)) : 0u;
+    counted += warp_sum_u32(mine);
+    if (end >= 0) {
+      const unsigned c = status == tile_inclusive ? static_cast<unsigned>(Reset::count(v)) : side & ~known;
+      total = shfl_idx(c, end) + counted;
+      break;
+    }
+  }
+  // (tests: Tuning::test_inclusive_every > 0 leaves the other tiles without their count)
+  bool publish_count = true;
+  if constexpr (Tuning::test_inclusive_every > 0) publish_count = tile % Tuning::test_inclusive_every == 0;
+  if (lane == 0 && publish_count) state.publish_side(tile, tile_aggregate, aggregate, epoch, known | total);
+  if constexpr (Tuning::lookback_stats) {
+    if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
+  }
+  return some(Reset::with_count(aggregate, static_cast<long long>(total)));
+}
+
+/// Whether tiles of K over State take ordered_count_walk where they can.
+template <class K, class State, class Op>
+inline constexpr bool ordered_count_walk_v =
+    K::tuning::count_walk && ordered_reset<Op, typename K::acc_t>::counts && State::side_word;
+
 // ---- the kernel: one block per tile -------------------------------------------------------------------
 template <class K, class Problem, class State>
 __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
@@ -289,10 +376,21 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
   }
 
   // ---- tile, publish, look-back, fan-out ---------------------------------------------------------------
-  scan_tile<K>(s, p, static_cast<std::int64_t>(tile) * K::tile_items, tile_valid<K>(p.n, tile),
-               [&](const Acc& aggregate) {
-                 return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
-               });
+  const std::int64_t base = static_cast<std::int64_t>(tile) * K::tile_items;
+  const int valid = tile_valid<K>(p.n, tile);
+  scan_tile<K>(s, p, base, valid, [&](const Acc& aggregate) {
+    using Op = std::decay_t<decltype(p.op)>;
+    if constexpr (ordered_count_walk_v<K, State, Op>) {
+      // a tile without a head: its aggregate out first (every later tile waits for it), then the
+      // question; tiles with a head take the walk above as they always did
+      if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate)) {
+        if (lane_index() == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
+        if (!prefix_value_use<typename Problem::in_iterator>::template needed<K>(s, p.in, base, valid, aggregate))
+          return ordered_count_walk<typename K::tuning>(state, epoch, tile, aggregate, p.op);
+      }
+    }
+    return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
+  });
 }
 
 // ---- host ------------------------------------------------------------------------------------------------

@@ -127,6 +127,21 @@ struct ordered_reset {
   static constexpr bool counts = false;
 };
 
+/// For the ordered look-back of operators with counts (reduce_by_key): whether the stores of a tile
+/// (elements [base, base + valid) of `in`, aggregate A, no head in it) read the value of its
+/// exclusive prefix, that is whether the run open when the tile starts ends in it. When not, the
+/// tile needs only the prefix's count and walks for that alone (ordered_lookback.cuh,
+/// ordered_count_walk). Every lane of warp 0 calls it, in the look-back (after the block scan's
+/// barrier: the staging as the tile's load left it), and gets the same answer; this default says
+/// "always". detail/segmented/tile.cuh specializes it for reduce_by_key's lifted input.
+template <class InIt, class = void>
+struct prefix_value_use {
+  template <class K, class Acc>
+  __device__ static __forceinline__ bool needed(typename K::temp_storage&, const InIt&, std::int64_t, int, const Acc&) {
+    return true;
+  }
+};
+
 /// Phase: the warp phase (warp_phase::*_t); Block: the block scan (algo::block_scan::*_t, mapped
 /// to its class by block/block_scan_select.cuh); TuningBase: scan_config.cuh.
 template <class Problem, class Phase, class Block, class TuningBase = scan_tuning_base>
