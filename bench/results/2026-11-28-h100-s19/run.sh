@@ -6,6 +6,8 @@
 #                tests, the forced deep walks, keys_sweep (the default against "no count walk" in
 #                one binary, twice, and its look-back stats), bench_segmented, memcheck /
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies]
+#   STEP=exp2    keys_sweep twice: the default, "no count walk", "count walk outlined" and the
+#                default again after them (what the path costs tiles that never take it)
 #   STEP=final   the full bench (the README's figures)
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
@@ -36,6 +38,13 @@ exp1)
   { SAN_LIMIT=150 san memcheck test_cuda_scan_ordered_walks "[by_key]"; SAN_LIMIT=150 san racecheck test_cuda_scan_ordered_walks "[by_key]";
     SAN_LIMIT=150 san synccheck test_cuda_scan_ordered_walks "[by_key]";
     SAN_LIMIT=150 san memcheck test_cuda_keyed_strategies "[strategies]"; SAN_LIMIT=150 san racecheck test_cuda_keyed_strategies "[kept]"; } 2>&1 | tee "$R/sanitizer.txt"
+  ;;
+exp2)
+  for i in 1 2; do
+    timeout 150 $X/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep$i.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep$i.log" 2>&1
+    echo "keys_sweep $i rc $? t+$(( $(date +%s) - t0 ))"
+  done
+  grep -E "^  reduce_by_key" "$R/keys_sweep1.log" "$R/keys_sweep2.log" | grep -E " cub |policy tuning|no count walk|outlined" | cut -c1-120
   ;;
 final)
   timeout 300 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
