@@ -59,10 +59,6 @@ struct ord : obase {};
 struct ord_nocw : obase {
   static constexpr bool count_walk = false;
 };
-// the count-only path in a function not inlined into the kernel
-struct ord_cwout : obase {
-  static constexpr bool count_walk_outlined = true;
-};
 // reduce_by_key's keys loaded again by the store (keep_staged_keys off: the code before)
 struct ord_reload : obase {
   static constexpr bool keep_staged_keys = false;
@@ -373,7 +369,6 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::ord, true>("policy tuning");
     c.variant<ks::ord_nocw, true>("no count walk");
-    c.variant<ks::ord_cwout, true>("count walk outlined");
     c.variant<ks::ord, true>("policy tuning again");  // (the order of the rows: the same kernel timed later)
     if (profile_mode) continue;
     // reduce_by_key's tile I/O: the keys loaded again; the runs stored in place / staged, and how
@@ -389,7 +384,6 @@ int main(int argc, char** argv) {
       c.stats_variant<ks::dflt, false>("dflt");
       c.stats_variant<ks::ord, true>("policy tuning");
       c.stats_variant<ks::ord_nocw, true>("no count walk");
-      c.stats_variant<ks::ord_cwout, true>("count walk outlined");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

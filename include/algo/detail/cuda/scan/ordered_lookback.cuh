@@ -91,9 +91,6 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// reduce_by_key: tiles without a head whose stores read no value of their exclusive prefix walk
   /// for its count alone (ordered_count_walk, below), where the tile state has a side word for it.
   static constexpr bool count_walk = true;
-  /// ... through a function not inlined into the kernel (the question and the walk), so the
-  /// kernel's path for tiles with a head keeps its code as without count-only tiles.
-  static constexpr bool count_walk_outlined = false;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -351,8 +348,10 @@ __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, uns
 }
 
 /// A tile without a head (its aggregate published): ordered_count_walk's result where no store of
-/// the tile reads its prefix's value, else none (the caller folds). Not inlined
-/// (Tuning::count_walk_outlined); everything by value but the block's shared storage.
+/// the tile reads its prefix's value, else none (the caller folds). Not inlined, everything by
+/// value but the block's shared storage: inlined into the kernel, the same code cost tiles that
+/// never take it (every tile at runs of 4-4096) 0.5-2 % of the kernel's time; out of line, none
+/// (H100, keys_sweep, bench/notes/keys_segments.md, 2026-11-28).
 template <class K, class InIt, class State, class Acc, class Op>
 __device__ __noinline__ maybe_value<Acc> ordered_count_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
                                                             State state, unsigned epoch, int tile, Acc aggregate, Op op) {
@@ -398,13 +397,8 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
       // question; tiles with a head take the walk above as they always did
       if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate)) {
         if (lane_index() == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
-        if constexpr (K::tuning::count_walk_outlined) {
-          const maybe_value<Acc> e = ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op);
-          if (e.has) return e;
-        } else {
-          if (!prefix_value_use<typename Problem::in_iterator>::template needed<K>(s, p.in, base, valid, aggregate))
-            return ordered_count_walk<typename K::tuning>(state, epoch, tile, aggregate, p.op);
-        }
+        const maybe_value<Acc> e = ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op);
+        if (e.has) return e;
       }
     }
     return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
