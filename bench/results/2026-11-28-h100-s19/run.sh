@@ -8,7 +8,9 @@
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies]
 #   STEP=exp2    keys_sweep twice: the default, "no count walk", "count walk outlined" and the
 #                default again after them (what the path costs tiles that never take it)
-#   STEP=final   the full bench (the README's figures)
+#   STEP=final   the count-only path out of line (08fcdf0): the keyed, walks and segmented tests,
+#                keys_sweep and its stats, the full bench (the README's figures), memcheck /
+#                racecheck / synccheck of the walks' [by_key] and the keyed [strategies] / [kept]
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
 # Output: r/ + summary_STEP.txt.
 set -u
@@ -47,9 +49,20 @@ exp2)
   grep -E "^  reduce_by_key" "$R/keys_sweep1.log" "$R/keys_sweep2.log" | grep -E " cub |policy tuning|no count walk|outlined" | cut -c1-120
   ;;
 final)
-  timeout 300 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+  tt test_cuda_keyed_strategies "~[large]" 150
+  tt test_cuda_scan_ordered_walks "~[large]" 120
+  tt test_cuda_segmented "~[large]" 150
+  timeout 150 $X/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  timeout 100 $X/keys_sweep --stats --L 4,256,1048576 > "$R/keys_stats.log" 2>&1; echo "stats rc $?"
+  grep -E "STATS reduce_by_key" "$R/keys_stats.log" | cut -c1-160
+  timeout 330 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
   echo "bench rc $? t+$(( $(date +%s) - t0 ))"
-  grep -E "reduce_by_key" "$R/bench.log" | cut -c1-120 | head -30
+  grep -E "^reduce_by_key" "$R/bench.log" | cut -c1-120 | head -60
+  { SAN_LIMIT=150 san memcheck test_cuda_scan_ordered_walks "[by_key]"; SAN_LIMIT=150 san racecheck test_cuda_scan_ordered_walks "[by_key]";
+    SAN_LIMIT=150 san synccheck test_cuda_scan_ordered_walks "[by_key]";
+    SAN_LIMIT=150 san memcheck test_cuda_keyed_strategies "[strategies]"; SAN_LIMIT=150 san racecheck test_cuda_keyed_strategies "[kept]"; } 2>&1 | tee "$R/sanitizer.txt"
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log sanitizer.txt && rm -f *.log)
   ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
