@@ -11,7 +11,8 @@
 #   STEP=final   the count-only path out of line (08fcdf0): the keyed, walks and segmented tests,
 #                keys_sweep and its stats, the full bench (the README's figures), memcheck /
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies] / [kept]
-#   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite
+#   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite; then
+#                (BENCH=1) the carried full bench once more (the README's figures)
 # Output: r/ + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -76,6 +77,12 @@ suite)
   echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
   grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
   echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  if [ "${BENCH:-0}" = 1 ]; then
+    timeout 150 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+    echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "^reduce_by_key" "$R/bench.log" | grep -E " algo::cuda  | cub " | cut -c1-110
+  fi
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
   ;;
 esac
 echo "total t+$(( $(date +%s) - t0 ))"
