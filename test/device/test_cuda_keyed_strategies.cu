@@ -12,7 +12,10 @@
 //   ordered policy, and the 128-thread tuning) bit for bit against the host emulation of its
 //   grouping (scan_emulation.cuh, emulate_with over the lifted (value, head) / (value, runs)
 //   pairs and the library's segmented operator, in each one's tile shape): catches any change of
-//   grouping, in a tile or across tiles, that a tolerance would let through.
+//   grouping, in a tile or across tiles, that a tolerance would let through; and reduce_by_key
+//   without count-only tiles (count_walk = false: every tile folds its prefix's value) against the
+//   same emulation, which the default (head-less tiles that end no run walk for the count alone)
+//   must match too.
 // Layouts: runs of 1-3 keys (heads in every tile: the ordered look-back's fold starts at the
 // predecessor's head), of 500-1500 and of 2^16-2^17 (scans by key walk back to a head many tiles
 // away, reduce_by_key to an inclusive prefix), and of exactly 2^16 (every head on a tile's first
@@ -132,6 +135,18 @@ struct buffers {
     r.seg_excl = take(un);
     return r;
   }
+  /// reduce_by_key_into alone under Tuning (the other fields empty: compare_reduce_by_key).
+  template <class Tuning>
+  results<V> tuned_reduce_by_key() {
+    results<V> r;
+    ko.fill_sentinel();
+    kt::reduce_by_key<kt::strategy::ordered, Tuning>(k.begin(), v.begin(), ko.begin(), out.begin(), count.begin(), n);
+    r.count = count.download()[0];
+    r.sums = take(static_cast<std::size_t>(r.count > 0 && r.count <= n ? r.count : 0));
+    r.keys = ko.download();
+    r.keys.resize(r.sums.size());
+    return r;
+  }
 };
 
 /// The exact host reference (int32).
@@ -207,6 +222,16 @@ void compare(const char* who, const results<V>& got, const results<V>& want) {
   same("segmented_exclusive_scan", got.seg_excl, want.seg_excl);
 }
 
+template <class V>
+void compare_reduce_by_key(const char* who, const results<V>& got, const results<V>& want) {
+  INFO("strategy: " << who);
+  REQUIRE(got.count == want.count);
+  CHECK(got.keys == want.keys);
+  INFO("reduce_by_key_into values: first bit difference at " << first_bit_difference(got.sums, want.sums) << " of "
+                                                              << want.sums.size());
+  CHECK(bitwise_equal(got.sums, want.sums));
+}
+
 const layout layouts[] = {{"runs of 1-3", 1, 3},
                           {"runs of 500-1500", 500, 1500},
                           {"runs of 2^16-2^17", 1 << 16, 1 << 17},
@@ -257,7 +282,7 @@ TEST_CASE("cuda keyed scans, reduce_by_key and segmented scans: float, the order
     compare("algo::cuda (default: ordered_lookback for float)", b.through(algo::cuda), want);
     compare("ordered_lookback", b.through(algo::cuda.with(algo::scan_strategy::ordered_lookback)), want);
     compare("ordered_lookback, 128-thread tiles", b.tuned<threads128>(), emulated<threads128>(h_k, h_v, heads, init));
-    compare("ordered_lookback without count-only tiles", b.tuned<no_count_walk>(), want);
+    compare_reduce_by_key("ordered_lookback without count-only tiles", b.tuned_reduce_by_key<no_count_walk>(), want);
   });
 }
 

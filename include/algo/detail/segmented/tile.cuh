@@ -709,21 +709,15 @@ struct prefix_value_use<segmented::indexed_iterator<segmented::lift_runs<A, segm
     const std::int64_t end = in.index() + base + valid;  // the element after the tile
     bool ends = true;  // the tile ends the input: its last element ends the open run
     if (cuda::lane_index() == 0 && end < f.n) {
-      Key a, b;
       bool kept = false;
       if constexpr (segmented::tile_detail::keys_kept_v<K, F>) {
         kept = valid == K::tile_items && cuda::is_aligned16(f.heads.keys + (end - valid));
         if (kept) {
           using kk = segmented::tile_detail::kept_keys<Key, K::items>;
-          a = kk::at(s.staging[K::warps - 1], 32 * K::items - 1);
-          b = *kk::after(s.staging[K::warps - 1]);
+          ends = !f.heads.eq(kk::at(s.staging[K::warps - 1], 32 * K::items - 1), *kk::after(s.staging[K::warps - 1]));
         }
       }
-      if (!kept) {
-        a = f.heads.keys[end - 1];
-        b = f.heads.keys[end];
-      }
-      ends = !f.heads.eq(a, b);
+      if (!kept) ends = !f.heads.eq(f.heads.keys[end - 1], f.heads.keys[end]);
     }
     return __shfl_sync(cuda::full_warp_mask, ends ? 1 : 0, 0) != 0;
   }
