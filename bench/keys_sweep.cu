@@ -59,6 +59,10 @@ struct ord : obase {};
 struct ord_nocw : obase {
   static constexpr bool count_walk = false;
 };
+// every head-less tile that can count-only (none folding every 32 tiles: the first form, 2026-11-28)
+struct ord_cw_all : obase {
+  static constexpr int count_walk_fold_every = 0;
+};
 // reduce_by_key's keys loaded again by the store (keep_staged_keys off: the code before)
 struct ord_reload : obase {
   static constexpr bool keep_staged_keys = false;
@@ -369,6 +373,7 @@ int main(int argc, char** argv) {
     c.variant<ks::dflt, false>("dflt");
     c.variant<ks::ord, true>("policy tuning");
     c.variant<ks::ord_nocw, true>("no count walk");
+    c.variant<ks::ord_cw_all, true>("count walk, no folding tiles");
     c.variant<ks::ord, true>("policy tuning again");  // (the order of the rows: the same kernel timed later)
     if (profile_mode) continue;
     // reduce_by_key's tile I/O: the keys loaded again; the runs stored in place / staged, and how
@@ -384,6 +389,7 @@ int main(int argc, char** argv) {
       c.stats_variant<ks::dflt, false>("dflt");
       c.stats_variant<ks::ord, true>("policy tuning");
       c.stats_variant<ks::ord_nocw, true>("no count walk");
+      c.stats_variant<ks::ord_cw_all, true>("count walk, no folding tiles");
     }
   }
   if (!profile_mode && !stats_mode) rep.finish(prop.name, commit);

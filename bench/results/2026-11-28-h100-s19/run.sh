@@ -8,6 +8,9 @@
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies]
 #   STEP=exp2    keys_sweep twice: the default, "no count walk", "count walk outlined" and the
 #                default again after them (what the path costs tiles that never take it)
+#   STEP=exp3    version 3 (a head-less tile in 32 folds): the keyed, walks and segmented tests,
+#                keys_sweep (with "count walk, no folding tiles") and its stats, bench_segmented,
+#                memcheck / racecheck of the walks' [by_key]
 #   STEP=final   the count-only path out of line (08fcdf0): the keyed, walks and segmented tests,
 #                keys_sweep and its stats, the full bench (the README's figures), memcheck /
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies] / [kept]
@@ -48,6 +51,23 @@ exp2)
     echo "keys_sweep $i rc $? t+$(( $(date +%s) - t0 ))"
   done
   grep -E "^  reduce_by_key" "$R/keys_sweep1.log" "$R/keys_sweep2.log" | grep -E " cub |policy tuning|no count walk|outlined" | cut -c1-120
+  ;;
+exp3)
+  tt test_cuda_keyed_strategies "~[large]" 150
+  tt test_cuda_scan_ordered_walks "~[large]" 120
+  tt test_cuda_segmented "~[large]" 150
+  timeout 150 $X/keys_sweep --L 4,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
+  echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "^  reduce_by_key" "$R/keys_sweep.log" | grep -E " cub |policy tuning|no count walk|no folding" | cut -c1-110
+  timeout 100 $X/keys_sweep --stats --L 1048576 > "$R/keys_stats.log" 2>&1; echo "stats rc $?"
+  grep -E "STATS reduce_by_key" "$R/keys_stats.log" | cut -c1-160
+  for i in 1 2; do
+    timeout 150 $X/bench_segmented --only segmented --csv "$R/bench_segmented$i.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench_segmented$i.log" 2>&1
+    echo "bench_segmented $i rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "^  reduce_by_key" "$R/bench_segmented$i.log" | grep -E " cub  | algo::cuda  " | cut -c1-110
+  done
+  { SAN_LIMIT=150 san memcheck test_cuda_scan_ordered_walks "[by_key]"; SAN_LIMIT=150 san racecheck test_cuda_scan_ordered_walks "[by_key]"; } 2>&1 | tee "$R/sanitizer.txt"
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log sanitizer.txt && rm -f *.log)
   ;;
 final)
   tt test_cuda_keyed_strategies "~[large]" 150

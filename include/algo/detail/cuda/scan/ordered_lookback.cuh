@@ -91,6 +91,12 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// reduce_by_key: tiles without a head whose stores read no value of their exclusive prefix walk
   /// for its count alone (ordered_count_walk, below), where the tile state has a side word for it.
   static constexpr bool count_walk = true;
+  /// ... except those whose index is a multiple of this (0: none), which fold and publish their
+  /// inclusive prefix as before, so that a walk for a value (or for a tile with a head, for its
+  /// count) finds one within this many tiles of the frontier: with every head-less tile count-only,
+  /// the tiles after a long run walked back to its start (up to 256 tiles at the bench's power-law
+  /// runs: 3.8 % slower there; H100, keys_segments.md, 2026-11-28).
+  static constexpr int count_walk_fold_every = 32;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -393,9 +399,11 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
   scan_tile<K>(s, p, base, valid, [&](const Acc& aggregate) {
     using Op = std::decay_t<decltype(p.op)>;
     if constexpr (ordered_count_walk_v<K, State, Op>) {
-      // a tile without a head: its aggregate out first (every later tile waits for it), then the
-      // question; tiles with a head take the walk above as they always did
-      if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate)) {
+      // a tile without a head (but every count_walk_fold_every-th): its aggregate out first (every
+      // later tile waits for it), then the question; tiles with a head take the walk above as they
+      // always did
+      constexpr int every = K::tuning::count_walk_fold_every;
+      if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate) && (every == 0 || tile % every != 0)) {
         if (lane_index() == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
         const maybe_value<Acc> e = ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op);
         if (e.has) return e;
