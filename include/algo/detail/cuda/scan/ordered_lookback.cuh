@@ -24,7 +24,8 @@
 //            that restart at some operands (scan_tile.cuh, ordered_reset: the lifted segmented
 //            operator at a head) start the fold at the newest such aggregate above k instead, and
 //            a scan by key stops walking there: no inclusive prefix needed at all (reduce_by_key
-//            still walks to one for its run count, an integer sum, exact in any order);
+//            still walks to one for its run count, an integer sum, exact in any order; its tiles
+//            that need no value walk for the count alone: ordered_count_walk below);
 //   fold     x = the start's value; then the aggregates above it one at a time, in order: each
 //            lane puts its window value in shared memory and every lane folds the same values
 //            sequentially (broadcast reads). The newest walked windows stay in shared memory
@@ -295,12 +296,15 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
 // What the tile returns is E(t)'s count beside A(t)'s value: the tile's scan combines that value
 // into items whose values no store reads (no run of the tile ends before the tile's end with the
 // open run's value, by prefix_value_use). Counts stay below 2^31: the side word exists only for
-// accumulators of <= 8 bytes, whose run counts are int (n < 2^31, lifted.hpp).
+// accumulators of <= 8 bytes, whose run counts are int (n < 2^31, lifted.hpp). One head-less tile
+// in Tuning::count_walk_fold_every folds as before (the kernel below), so that the walks that do
+// fold a value, and those of tiles with a head, find an inclusive prefix within that many tiles.
 template <class Tuning, class State, class Acc, class Op>
 __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, unsigned epoch, int tile, const Acc& aggregate,
                                                                Op) {
   using Reset = ordered_reset<Op, Acc>;
   static_assert(Reset::counts && State::side_word, "");
+  static_assert(sizeof(decltype(Reset::count(aggregate))) <= 4, "run counts of 32 bits: they fit the side word");
   constexpr unsigned known = 0x80000000u;  // the side word's flag: an inclusive count below it
   const int lane = lane_index();
   [[maybe_unused]] long long stats_start = 0;
