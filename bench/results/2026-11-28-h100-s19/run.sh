@@ -6,7 +6,7 @@
 #                tests, the forced deep walks, keys_sweep (the default against "no count walk" in
 #                one binary, twice, and its look-back stats), bench_segmented, memcheck /
 #                racecheck / synccheck of the walks' [by_key] and the keyed [strategies]
-#   STEP=exp2    keys_sweep twice: the default, "no count walk", "count walk outlined" and the
+#   STEP=exp2    (e371ac3) keys_sweep twice: the default, "no count walk", "count walk outlined" and the
 #                default again after them (what the path costs tiles that never take it)
 #   STEP=exp3    version 3 (a head-less tile in 32 folds): the keyed, walks and segmented tests,
 #                keys_sweep (with "count walk, no folding tiles") and its stats, bench_segmented,
