@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <sstream>
 #include <vector>
 
 #include "catch.hpp"
@@ -82,6 +83,24 @@ using forced_t = forced<every, false>;
 constexpr int every_restart = 320;
 using restart_t = forced<every_restart, true>;
 constexpr int tile = 256;  // 64 x 4, every problem here
+
+// reduce_by_key's count-only tiles (ordered_count_walk): E(t)'s run count + 1 for each tile t that
+// walked for its count alone, 0 for the others
+constexpr int max_counted_tiles = 4096;
+__device__ unsigned g_count_walk[max_counted_tiles];
+
+/// The default's look-back (normal timing, no forced walks) in 64 x 4 tiles, with a record of the
+/// tiles that count only; FoldEvery = count_walk_fold_every (0: every head-less tile may).
+template <int FoldEvery>
+struct counting : adc::ordered_tuning_base {
+  static constexpr int threads = 64;
+  static constexpr int items_override = 4;
+  static constexpr int count_walk_fold_every = FoldEvery;
+  static constexpr bool count_walk_stats = true;
+  static __device__ void count_walk_record(int t, unsigned count) {
+    if (t < max_counted_tiles) g_count_walk[t] = count + 1u;
+  }
+};
 
 struct walk_counts {
   unsigned long long tiles, windows, most, restarts;
@@ -164,6 +183,44 @@ walk_counts check_plain_float(std::int64_t n, std::uint64_t seed, bool exclusive
   return c;
 }
 
+/// reduce_by_key_into under Tuning, float values: the keys and the run count exact, the values bit for
+/// bit against the emulation of the lifted scan.
+template <class Tuning>
+void check_runs_float(std::int64_t n, const std::vector<std::int32_t>& h_k, const std::vector<float>& h_v,
+                      const std::vector<char>& heads) {
+  using P = kt::runs_problem<float>;
+  using K = kt::traits<P, Tuning>;
+  static_assert(K::tile_items == tile, "64 x 4 tiles");
+  device_buffer<std::int32_t> k(h_k), ko(h_k.size());
+  device_buffer<float> v(h_v), out(h_v.size());
+  device_buffer<long long> count(1);
+  out.fill_sentinel();
+  ko.fill_sentinel();
+  kt::reduce_by_key<kt::strategy::ordered, Tuning>(k.begin(), v.begin(), ko.begin(), out.begin(), count.begin(), n);
+  require_device_ok("forced reduce_by_key");
+  const auto lifted = emulate_with(kt::lift_runs_host(h_v, heads), false, {}, false, K::threads, K::items, true,
+                                   kt::host_op<float>());
+  std::vector<std::int32_t> want_k;
+  std::vector<float> want_v;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (heads[u]) want_k.push_back(h_k[u]);
+    if (i + 1 == n || heads[u + 1]) {
+      want_v.push_back(lifted[u].value);
+      CHECK(lifted[u].runs == static_cast<int>(want_k.size()));  // (the emulation's own counts)
+    }
+  }
+  const long long runs = count.download()[0];
+  REQUIRE(runs == static_cast<long long>(want_k.size()));
+  auto got_k = ko.download();
+  auto got_v = out.download();
+  got_k.resize(want_k.size());
+  got_v.resize(want_v.size());
+  CHECK(got_k == want_k);
+  INFO("first bit difference from the emulation at " << first_bit_difference(got_v, want_v));
+  CHECK(bitwise_equal(got_v, want_v));
+}
+
 /// Inclusive / exclusive scans by key and reduce_by_key_into under Tuning, float values, against the
 /// emulation of the lifted scan; the walks counted against their bound.
 template <class Tuning>
@@ -171,9 +228,8 @@ void check_keyed_float(std::int64_t n, const std::vector<std::int32_t>& h_k, std
   const std::vector<float> h_v = random_vector<float>(static_cast<std::size_t>(n), seed);
   const float init = random_scalar<float>(seed + 1);
   const std::vector<char> heads = kt::key_heads_of(h_k);
-  device_buffer<std::int32_t> k(h_k), ko(h_k.size());
+  device_buffer<std::int32_t> k(h_k);
   device_buffer<float> v(h_v), out(h_v.size());
-  device_buffer<long long> count(1);
   unsigned long long restarts = 0;
   for (bool exclusive : {false, true}) {
     INFO((exclusive ? "exclusive_scan_by_key (init)" : "inclusive_scan_by_key"));
@@ -200,37 +256,10 @@ void check_keyed_float(std::int64_t n, const std::vector<std::int32_t>& h_k, std
   }
   {
     INFO("reduce_by_key_into");
-    using P = kt::runs_problem<float>;
-    using K = kt::traits<P, Tuning>;
-    static_assert(K::tile_items == tile, "64 x 4 tiles");
-    out.fill_sentinel();
-    ko.fill_sentinel();
     clear_walks();
-    kt::reduce_by_key<kt::strategy::ordered, Tuning>(k.begin(), v.begin(), ko.begin(), out.begin(), count.begin(), n);
-    require_device_ok("forced reduce_by_key");
+    check_runs_float<Tuning>(n, h_k, h_v, heads);
     const walk_counts c = read_walks();
     restarts += c.restarts;
-    const auto lifted = emulate_with(kt::lift_runs_host(h_v, heads), false, {}, false, K::threads, K::items, true,
-                                     kt::host_op<float>());
-    std::vector<std::int32_t> want_k;
-    std::vector<float> want_v;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto u = static_cast<std::size_t>(i);
-      if (heads[u]) want_k.push_back(h_k[u]);
-      if (i + 1 == n || heads[u + 1]) {
-        want_v.push_back(lifted[u].value);
-        CHECK(lifted[u].runs == static_cast<int>(want_k.size()));  // (the emulation's own counts)
-      }
-    }
-    const long long runs = count.download()[0];
-    REQUIRE(runs == static_cast<long long>(want_k.size()));
-    auto got_k = ko.download();
-    auto got_v = out.download();
-    got_k.resize(want_k.size());
-    got_v.resize(want_v.size());
-    CHECK(got_k == want_k);
-    INFO("first bit difference from the emulation at " << first_bit_difference(got_v, want_v));
-    CHECK(bitwise_equal(got_v, want_v));
     check_walks(c, n, bound_of(n, Tuning::test_inclusive_every, nullptr));  // counts: past every head
   }
   if (report_restarts) WARN("ordered look-back, n = " << n << ": folds restarted from a newer inclusive prefix: " << restarts);
@@ -293,6 +322,76 @@ TEST_CASE("cuda ordered look-back, forced deep walks: scans by key and reduce_by
       std::vector<std::int32_t> k = kt::run_keys(n, 1, 40, ++seed);
       for (std::int64_t i = n / 3; i < n; ++i) k[static_cast<std::size_t>(i)] = 1 << 30;
       check_keyed_float<forced_t>(n, k, seed + 100, false);
+    }
+  }
+}
+
+/// reduce_by_key under counting<FoldEvery>: the results (check_runs_float), and which tiles walked
+/// for their count alone, with which count, against the host: tile t > 0 does when it holds no head,
+/// t is not a multiple of FoldEvery, and its last element does not end a run (no store of the tile
+/// reads its prefix's value: prefix_value_use); its count is the heads before it.
+template <int FoldEvery>
+void check_count_only_tiles(std::int64_t n, const std::vector<std::int32_t>& h_k, std::uint64_t seed) {
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  REQUIRE(tiles <= max_counted_tiles);
+  const std::vector<float> h_v = random_vector<float>(static_cast<std::size_t>(n), seed);
+  const std::vector<char> heads = kt::key_heads_of(h_k);
+  std::vector<unsigned> want(static_cast<std::size_t>(tiles), 0u);
+  unsigned before = 0;  // heads before tile t
+  std::int64_t taken = 0;
+  for (std::int64_t t = 0; t < tiles; ++t) {
+    const std::int64_t b = t * tile, e = std::min(n, b + tile);
+    bool head = false;
+    for (std::int64_t i = b; i < e; ++i) head |= heads[static_cast<std::size_t>(i)] != 0;
+    const bool ends_run = e == n || heads[static_cast<std::size_t>(e)] != 0;
+    if (t > 0 && !head && (FoldEvery == 0 || t % std::max(FoldEvery, 1) != 0) && !ends_run) {
+      want[static_cast<std::size_t>(t)] = before + 1u;
+      ++taken;
+    }
+    for (std::int64_t i = b; i < e; ++i) before += heads[static_cast<std::size_t>(i)] != 0;
+  }
+  INFO("count_walk_fold_every " << FoldEvery << ", " << tiles << " tiles, " << taken << " of them count only");
+  REQUIRE(taken > 0);  // (the case exercises the path: keys chosen so)
+  std::vector<unsigned> zero(static_cast<std::size_t>(max_counted_tiles), 0u);
+  require_cuda(cudaMemcpyToSymbol(g_count_walk, zero.data(), zero.size() * sizeof(unsigned)), "cudaMemcpyToSymbol");
+  check_runs_float<counting<FoldEvery>>(n, h_k, h_v, heads);
+  std::vector<unsigned> got(static_cast<std::size_t>(tiles));
+  require_cuda(cudaMemcpyFromSymbol(got.data(), g_count_walk, got.size() * sizeof(unsigned)), "cudaMemcpyFromSymbol");
+  std::int64_t wrong = 0, first_wrong = -1;
+  for (std::size_t t = 0; t < got.size(); ++t)
+    if (got[t] != want[t]) {
+      if (first_wrong < 0) first_wrong = static_cast<std::int64_t>(t);
+      ++wrong;
+    }
+  std::ostringstream first;
+  if (first_wrong >= 0)
+    first << "; the first, tile " << first_wrong << ": recorded " << got[static_cast<std::size_t>(first_wrong)]
+          << ", expected " << want[static_cast<std::size_t>(first_wrong)] << " (count + 1; 0: not taken)";
+  INFO("tiles whose record differs from the host's: " << wrong << first.str());
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("cuda ordered look-back: reduce_by_key's count-only tiles taken where they should, with the right counts",
+          "[cuda][segmented][by_key][ordered][walks][count_walk]") {
+  std::uint64_t seed = 4500;
+  for (std::int64_t n : sizes()) {
+    {
+      INFO("runs of 300..1500 elements (random lengths), n = " << n);
+      const auto k = kt::run_keys(n, 300, 1500, ++seed);
+      check_count_only_tiles<32>(n, k, seed + 100);
+      check_count_only_tiles<0>(n, k, seed + 200);
+    }
+    {
+      INFO("runs of 1..40 elements then one run of the rest (count-only tiles after a third), n = " << n);
+      std::vector<std::int32_t> k = kt::run_keys(n, 1, 40, ++seed);
+      for (std::int64_t i = n / 3; i < n; ++i) k[static_cast<std::size_t>(i)] = 1 << 30;
+      check_count_only_tiles<32>(n, k, seed + 100);
+      check_count_only_tiles<0>(n, k, seed + 200);
+    }
+    {
+      INFO("runs of exactly 3 tiles (heads on tile boundaries: each run's last tile ends it), n = " << n);
+      const auto k = kt::run_keys(n, 3 * tile, 3 * tile, ++seed);
+      check_count_only_tiles<0>(n, k, seed + 100);
     }
   }
 }

@@ -28,6 +28,7 @@
 #include "../thread/shuffle.cuh"
 #include "../warp/warp_scan.cuh"
 #include "scan_tile.cuh"
+#include "../lookback/backoff.cuh"
 #include "../lookback/tile_state.cuh"
 
 namespace algo::detail::cuda {
@@ -60,16 +61,11 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
     return some(aggregate);
   }
   // Large grids wait before the first poll and poll at a long fixed interval; small ones poll at
-  // once and back off from a short interval (scan_config.cuh).
-  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
-  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
-    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
-  }
-  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
+  // once and back off from a short interval (lookback/backoff.cuh, scan_config.cuh).
+  lookback_backoff<Tuning> backoff;
 
   Acc exclusive{};
   bool have = false;
-  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
   if constexpr (W == 1) {  // one window per poll (keeps the f64 kernel at 72 registers)
     for (int window_end = tile;; window_end -= 32) {
       const int pred = window_end - 32 + lane;  // lane 31: the nearest predecessor
@@ -85,10 +81,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
         const unsigned needed = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);  // the lanes above k
         if ((empty_lanes & needed) == 0) break;
         if constexpr (Tuning::lookback_stats) ++stats_sleeps;
-        if (sleep_ns > 0) {
-          __nanosleep(sleep_ns);
-          sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
-        }
+        backoff.wait();
       }
       // Fold lanes k..31 (the whole window when it holds no inclusive prefix), left to right.
       const int first = k < 0 ? 0 : k;
@@ -130,10 +123,7 @@ __device__ __forceinline__ maybe_value<Acc> look_back(State& state, unsigned epo
         }
         if (!wait) break;
         if constexpr (Tuning::lookback_stats) ++stats_sleeps;
-        if (sleep_ns > 0) {
-          __nanosleep(sleep_ns);
-          sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
-        }
+        backoff.wait();
       }
       // Fold windows 0 .. nearest (all W when none holds an inclusive prefix), each from its first
       // needed lane to lane 31; older windows go on the left.

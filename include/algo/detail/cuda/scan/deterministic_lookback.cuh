@@ -96,6 +96,7 @@
 #include "../thread/shuffle.cuh"
 #include "../warp/warp_scan.cuh"
 #include "scan_tile.cuh"
+#include "../lookback/backoff.cuh"
 #include "../lookback/tile_state.cuh"
 
 namespace algo::detail::cuda {
@@ -179,13 +180,9 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
   const int last = base < max_windows - 1 ? base : max_windows - 1;  // the last window we can keep
 
   // Large grids wait before the first poll and poll at a long fixed interval; small ones poll at
-  // once and back off from a short interval (scan_config.cuh), as the default look-back does.
-  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
-  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
-    if (large_grid && tile > 0) __nanosleep(Tuning::lookback_initial_delay_ns);
-  }
-  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
-  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
+  // once and back off from a short interval (lookback/backoff.cuh), as every look-back does; tile
+  // 0 reads only the init's anchor, at once.
+  lookback_backoff<Tuning> backoff(tile > 0);
 
   int next = 0;  // first window not yet kept (every window below it is)
   int found;     // the anchor used: the nearest ready one with every window up to it kept
@@ -241,10 +238,7 @@ __device__ __forceinline__ maybe_value<Acc> anchored_look_back(State& state, uns
     if (!incomplete && next <= last) continue;  // walk back at once
     // A needed aggregate is missing, or every window we can keep is kept and no anchor is ready.
     if constexpr (Tuning::lookback_stats) ++stats_sleeps;
-    if (sleep_ns > 0) {
-      __nanosleep(sleep_ns);
-      sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
-    }
+    backoff.wait();
   }
   __syncwarp();
 

@@ -67,6 +67,7 @@
 #include "../warp/warp_reduce.cuh"
 #include "scan_tile.cuh"
 #include "deterministic_lookback.cuh"
+#include "../lookback/backoff.cuh"
 #include "../lookback/tile_state.cuh"
 
 namespace algo::detail::cuda {
@@ -98,6 +99,11 @@ struct ordered_tuning_base : deterministic_tuning_base {
   /// the tiles after a long run walked back to its start (up to 256 tiles at the bench's power-law
   /// runs: 3.8 % slower there; H100, keys_segments.md, 2026-11-28).
   static constexpr int count_walk_fold_every = 32;
+  /// A test knob (ordered_count_walk): when true, lane 0 of every tile that walks for its count alone
+  /// calls Tuning::count_walk_record(tile, count), count = E(tile)'s run count as the walk found it
+  /// (test_cuda_scan_ordered_walks: the tiles that take the path, and their counts, against the
+  /// host's). false: no code.
+  static constexpr bool count_walk_stats = false;
 };
 
 /// The windows kept for Acc: Tuning::ordered_kept_windows, or fewer where their slots (one more
@@ -161,12 +167,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0, stats_restarts = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
-  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
-  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
-    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
-  }
-  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
-  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
+  lookback_backoff<Tuning> backoff;
 
   // ---- find: walk back to where the fold starts ------------------------------------------------------------
   // Window w covers tiles tile - 32 (w + 1) .. tile - 32 w - 1 (lane 31 the newest). The fold starts
@@ -199,10 +200,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
       const unsigned needed = s < 0 ? ~0u : s == 31 ? 0u : ~0u << (s + 1);  // the lanes above s
       if ((empty_lanes & needed) == 0) break;
       if constexpr (Tuning::lookback_stats) ++stats_sleeps;
-      if (sleep_ns > 0) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
-      }
+      backoff.wait();
     }
     if (w < keep) kept.value[w][lane].get() = v;
     const unsigned above_k = k < 0 ? ~0u : k == 31 ? 0u : ~0u << (k + 1);
@@ -310,12 +308,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, uns
   [[maybe_unused]] long long stats_start = 0;
   [[maybe_unused]] int stats_polls = 0, stats_sleeps = 0, stats_windows = 0;
   if constexpr (Tuning::lookback_stats) stats_start = clock64();
-  const bool large_grid = gridDim.x >= Tuning::lookback_delay_min_tiles;
-  if constexpr (Tuning::lookback_initial_delay_ns > 0) {
-    if (large_grid) __nanosleep(Tuning::lookback_initial_delay_ns);
-  }
-  const unsigned max_sleep_ns = large_grid ? Tuning::lookback_max_sleep_ns : Tuning::lookback_small_max_sleep_ns;
-  unsigned sleep_ns = large_grid ? Tuning::lookback_first_sleep_ns : Tuning::lookback_small_first_sleep_ns;
+  lookback_backoff<Tuning> backoff;
   unsigned counted = 0;  // the counts of the walked aggregates above the end
   unsigned total = 0;    // E(tile)'s count
   for (int w = 0;; ++w) {
@@ -334,10 +327,7 @@ __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, uns
       const unsigned above = end < 0 ? ~0u : end == 31 ? 0u : ~0u << (end + 1);
       if ((empty_lanes & above) == 0) break;
       if constexpr (Tuning::lookback_stats) ++stats_sleeps;
-      if (sleep_ns > 0) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < max_sleep_ns ? sleep_ns * 2 : max_sleep_ns;
-      }
+      backoff.wait();
     }
     const unsigned mine = lane > end && status == tile_aggregate ? static_cast<unsigned>(Reset::count(v)) : 0u;
     counted += warp_sum_u32(mine);
@@ -351,6 +341,9 @@ __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, uns
   bool publish_count = true;
   if constexpr (Tuning::test_inclusive_every > 0) publish_count = tile % Tuning::test_inclusive_every == 0;
   if (lane == 0 && publish_count) state.publish_side(tile, tile_aggregate, aggregate, epoch, known | total);
+  if constexpr (Tuning::count_walk_stats) {
+    if (lane == 0) Tuning::count_walk_record(tile, total);
+  }
   if constexpr (Tuning::lookback_stats) {
     if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
   }
@@ -407,7 +400,8 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
       // later tile waits for it), then the question; tiles with a head take the walk above as they
       // always did
       constexpr int every = K::tuning::count_walk_fold_every;
-      if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate) && (every == 0 || tile % every != 0)) {
+      constexpr int every_or_1 = every > 0 ? every : 1;  // (no "% 0" for nvcc to warn about)
+      if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate) && (every == 0 || tile % every_or_1 != 0)) {
         if (lane_index() == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
         const maybe_value<Acc> e = ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op);
         if (e.has) return e;
