@@ -3,6 +3,9 @@
 # tree's root on the GPU machine; binaries built on the CPU machine (nvcc 13.0, sm_90, Release) and
 # carried in build_x/x.tar.xz:
 #   STEP=probe1  group_onepass_probe at 2^26 records, m = 2^24 / 2^22 / 2^20 uniform keys
+#   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite, the
+#                new count-only test under memcheck / racecheck, then (BENCH=1) the carried full
+#                bench and keys_sweep
 # Output: r/ + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -20,6 +23,33 @@ probe1)
     grep -E "CHECK" "$R/probe_m$lm.log" | head -5
   done
   ;;
+suite)
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  timeout ${BUILD_LIMIT:-330} ninja -C /tmp/fb -k 0 -j 16 all > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
+  echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  timeout ${TEST_LIMIT:-200} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "skipped: $(grep -c 'Skipped' "$R/ctest.log")"
+  /tmp/fb/test/test_cuda_scan_ordered_walks "[count_walk]" > "$R/count_walk.log" 2>&1; echo "count_walk rc $?: $(grep -E 'test cases|assertions' "$R/count_walk.log" | tail -1)"
+  grep -E "FAILED|with expansion|count only|differs" -A3 "$R/count_walk.log" | head -20
+  for tool in memcheck racecheck; do
+    ALGO_TEST_SMALL=1 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/fb/test/test_cuda_scan_ordered_walks "[count_walk]" > "$R/san_$tool.log" 2>&1
+    echo "$tool [count_walk] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
+  done
+  if [ "${BENCH:-0}" = 1 ]; then
+    timeout 200 $X/bench --csv "$R/bench.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/bench.log" 2>&1
+    echo "bench rc $? t+$(( $(date +%s) - t0 ))"
+    timeout 100 $X/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
+    echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  fi
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
+  ;;
 esac
+echo "total t+$(( $(date +%s) - t0 ))"
 } > "$S" 2>&1
 cat "$S"
