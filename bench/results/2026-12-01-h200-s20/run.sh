@@ -6,6 +6,8 @@
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite, the
 #                new count-only test under memcheck / racecheck, then (BENCH=1) the carried full
 #                bench and keys_sweep
+#   STEP=large   the seven test programs with [large] cases (past 2^31 elements) built there and run
+#                on their [large] cases (the suite leaves them out: *_large), and [count_walk] again
 # Output: r/ + summary_STEP.txt.
 set -u
 t0=$(date +%s)
@@ -47,6 +49,21 @@ suite)
     timeout 100 $X/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
     echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
   fi
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
+  ;;
+large)
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fl
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=OFF -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  L="test_cub_segmented test_cub_select test_cuda_reduce_default test_cuda_scan_lookback test_cuda_segmented test_cuda_select test_cuda_transpose_strategies"
+  timeout ${BUILD_LIMIT:-240} ninja -C /tmp/fl -k 0 -j 16 $L test_cuda_scan_ordered_walks > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head
+  for t in $L; do
+    timeout ${LARGE_LIMIT:-120} /tmp/fl/test/$t "[large]" > "$R/$t.large.log" 2>&1
+    echo "$t [large] rc $? t+$(( $(date +%s) - t0 )): $(grep -E 'test cases|assertions|No test cases' "$R/$t.large.log" | tail -1)"
+    grep -E "FAILED|with expansion|SKIP" -A3 "$R/$t.large.log" | head -10
+  done
+  /tmp/fl/test/test_cuda_scan_ordered_walks "[count_walk]" > "$R/count_walk.log" 2>&1; echo "count_walk rc $?: $(grep -E 'test cases|assertions' "$R/count_walk.log" | tail -1)"
   (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
   ;;
 esac
