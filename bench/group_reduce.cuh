@@ -37,6 +37,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <cstdio>
+
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
@@ -268,6 +270,10 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
 
 inline void run_group_reduce(const options& opt, report& rep) {
   const std::int64_t n = std::int64_t(1) << (opt.quick ? 24 : 26);
+#if !ALGO_BENCH_CUCO
+  std::printf("(group_reduce: no cuco::static_map row in this build: configure the bench with "
+              "-DALGO_CUCO_DIR=<cuCollections>/include)\n");
+#endif
   run_group_reduce_type<float>(opt, rep, "f32", n);
   run_group_reduce_type<long long>(opt, rep, "i64", n);
 }
