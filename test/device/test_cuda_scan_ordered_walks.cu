@@ -403,6 +403,125 @@ TEST_CASE("cuda ordered look-back: reduce_by_key's count-only tiles taken where 
   }
 }
 
+// ---- operands a sequential fold forms ----------------------------------------------------------------
+// A value is the span [lo, hi] of input positions it covers (mod 2^16: 4 bytes, so reduce_by_key's
+// accumulator takes the packed tile state and its count-only tiles); op concatenates two spans and
+// counts a violation when they are not adjacent (b starts where a ends). A scan that combines only
+// what a sequential fold could (adjacent ranges, in order) never counts one, whatever it does with
+// results it discards: a prefix made up for a tile, an operand folded twice, a window folded out of
+// order would. Results: each run's span (reduce_by_key), each element's span from its run's start
+// (inclusive_scan_by_key), from 0 (inclusive_scan).
+struct span16 {
+  std::uint16_t lo, hi;
+};
+__device__ unsigned g_span_violations;
+struct span_concat {
+  __host__ __device__ span16 operator()(const span16& a, const span16& b) const {
+#ifdef __CUDA_ARCH__
+    if (static_cast<std::uint16_t>(a.hi + 1u) != b.lo) atomicAdd(&g_span_violations, 1u);
+#endif
+    return span16{a.lo, b.hi};
+  }
+};
+bool same_span(const span16& a, const span16& b) { return a.lo == b.lo && a.hi == b.hi; }
+span16 span_of(std::int64_t lo, std::int64_t hi) {
+  return span16{static_cast<std::uint16_t>(lo), static_cast<std::uint16_t>(hi)};
+}
+void clear_violations() {
+  const unsigned z = 0;
+  require_cuda(cudaMemcpyToSymbol(g_span_violations, &z, sizeof z), "cudaMemcpyToSymbol");
+}
+unsigned read_violations() {
+  unsigned v = 0;
+  require_cuda(cudaMemcpyFromSymbol(&v, g_span_violations, sizeof v), "cudaMemcpyFromSymbol");
+  return v;
+}
+std::int64_t first_span_difference(const std::vector<span16>& got, const std::vector<span16>& want) {
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (i >= got.size() || !same_span(got[i], want[i])) return static_cast<std::int64_t>(i);
+  return -1;
+}
+
+template <class Policy>
+void check_spans(const char* what, const Policy& policy, const std::vector<std::int32_t>& h_k) {
+  const auto n = static_cast<std::int64_t>(h_k.size());
+  const std::vector<char> heads = kt::key_heads_of(h_k);
+  std::vector<span16> h_v(h_k.size());
+  for (std::int64_t i = 0; i < n; ++i) h_v[static_cast<std::size_t>(i)] = span_of(i, i);
+  device_buffer<std::int32_t> k(h_k), ko(h_k.size());
+  device_buffer<span16> v(h_v), out(h_v.size());
+  {
+    INFO(what << ": reduce_by_key, n = " << n);
+    std::vector<std::int32_t> want_k;
+    std::vector<span16> want_v;
+    for (std::int64_t i = 0, start = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (heads[u]) {
+        want_k.push_back(h_k[u]);
+        start = i;
+      }
+      if (i + 1 == n || heads[u + 1]) want_v.push_back(span_of(start, i));
+    }
+    clear_violations();
+    const auto ends = algo::reduce_by_key(policy, k.begin(), k.begin() + n, v.begin(), ko.begin(), out.begin(),
+                                          algo::equal_to<>{}, span_concat{});
+    require_device_ok("reduce_by_key of spans");
+    CHECK(read_violations() == 0u);
+    REQUIRE(ends.first - ko.begin() == static_cast<std::ptrdiff_t>(want_k.size()));
+    auto got_k = ko.download();
+    auto got_v = out.download();
+    got_k.resize(want_k.size());
+    got_v.resize(want_v.size());
+    CHECK(got_k == want_k);
+    INFO("first span that differs: run " << first_span_difference(got_v, want_v));
+    CHECK(first_span_difference(got_v, want_v) < 0);
+  }
+  {
+    INFO(what << ": inclusive_scan_by_key, n = " << n);
+    std::vector<span16> want(h_v.size());
+    for (std::int64_t i = 0, start = 0; i < n; ++i) {
+      if (heads[static_cast<std::size_t>(i)]) start = i;
+      want[static_cast<std::size_t>(i)] = span_of(start, i);
+    }
+    clear_violations();
+    algo::inclusive_scan_by_key(policy, k.begin(), k.begin() + n, v.begin(), out.begin(), algo::equal_to<>{},
+                                span_concat{});
+    require_device_ok("inclusive_scan_by_key of spans");
+    CHECK(read_violations() == 0u);
+    const auto got = out.download();
+    INFO("first span that differs: element " << first_span_difference(got, want));
+    CHECK(first_span_difference(got, want) < 0);
+  }
+  {
+    INFO(what << ": inclusive_scan, n = " << n);
+    std::vector<span16> want(h_v.size());
+    for (std::int64_t i = 0; i < n; ++i) want[static_cast<std::size_t>(i)] = span_of(0, i);
+    clear_violations();
+    algo::inclusive_scan(policy, v.begin(), v.begin() + n, out.begin(), span_concat{});
+    require_device_ok("inclusive_scan of spans");
+    CHECK(read_violations() == 0u);
+    const auto got = out.download();
+    INFO("first span that differs: element " << first_span_difference(got, want));
+    CHECK(first_span_difference(got, want) < 0);
+  }
+}
+
+TEST_CASE("cuda look-backs: the operator sees only operands a sequential fold forms (adjacent spans)",
+          "[cuda][segmented][by_key][ordered][walks][count_walk][spans]") {
+  std::uint64_t seed = 4600;
+  const std::vector<std::int64_t> ns = small_run() ? std::vector<std::int64_t>{300001}
+                                                   : std::vector<std::int64_t>{300001, 3000017};
+  for (std::int64_t n : ns) {
+    // long runs (most tiles hold no head: reduce_by_key's count-only tiles), then short ones
+    std::vector<std::int32_t> k = kt::run_keys(n, 20000, 150000, ++seed);
+    const std::vector<std::int32_t> tail = kt::run_keys(n / 4, 1, 40, ++seed);
+    for (std::int64_t i = 0; i < n / 4; ++i) k[static_cast<std::size_t>(n - n / 4 + i)] = tail[static_cast<std::size_t>(i)] + (1 << 29);
+    check_spans("ordered_lookback", algo::cuda.with(algo::scan_strategy::ordered_lookback), k);
+    check_spans("decoupled_lookback", algo::cuda.with(algo::scan_strategy::decoupled_lookback), k);
+    check_spans("deterministic_lookback", algo::cuda.with(algo::scan_strategy::deterministic_lookback), k);
+  }
+}
+
 TEST_CASE("cuda ordered look-back, restarts plausible (K = 320, spinning polls): results bit for bit",
           "[cuda][scan][segmented][ordered][walks]") {
   const std::vector<std::int64_t> ns = small_run() ? std::vector<std::int64_t>{250 * tile + 9}

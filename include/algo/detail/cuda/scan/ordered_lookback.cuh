@@ -291,15 +291,16 @@ __device__ __forceinline__ maybe_value<Acc> ordered_look_back(State& state, unsi
 //   publish  A(t) again with the side word (the count + the bit 31): still an aggregate to every
 //            other walk, so ordered_look_back's folds read what they read before, bit for bit, and
 //            a later count-only tile may end its walk here.
-// What the tile returns is E(t)'s count beside A(t)'s value: the tile's scan combines that value
-// into items whose values no store reads (no run of the tile ends before the tile's end with the
-// open run's value, by prefix_value_use). Counts stay below 2^31: the side word exists only for
-// accumulators of <= 8 bytes, whose run counts are int (n < 2^31, lifted.hpp). One head-less tile
-// in Tuning::count_walk_fold_every folds as before (the kernel below), so that the walks that do
-// fold a value, and those of tiles with a head, find an inclusive prefix within that many tiles.
+// The tile itself then needs no prefix at all: it holds no head and ends no run (prefix_value_use),
+// so it stores nothing (reduce_by_key writes a key at a head and a value at a run's end), and its
+// scan runs without one (the kernel's callback returns none): its items are folded with each other
+// only, as a sequential fold would fold them, never with a prefix value made up for them. Counts
+// stay below 2^31: the side word exists only for accumulators of <= 8 bytes, whose run counts are
+// int (n < 2^31, lifted.hpp). One head-less tile in Tuning::count_walk_fold_every folds as before
+// (the kernel below), so that the walks that do fold a value, and those of tiles with a head, find
+// an inclusive prefix within that many tiles.
 template <class Tuning, class State, class Acc, class Op>
-__device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, unsigned epoch, int tile, const Acc& aggregate,
-                                                               Op) {
+__device__ __forceinline__ void ordered_count_walk(State& state, unsigned epoch, int tile, const Acc& aggregate, Op) {
   using Reset = ordered_reset<Op, Acc>;
   static_assert(Reset::counts && State::side_word, "");
   static_assert(sizeof(decltype(Reset::count(aggregate))) <= 4, "run counts of 32 bits: they fit the side word");
@@ -347,19 +348,20 @@ __device__ __forceinline__ maybe_value<Acc> ordered_count_walk(State& state, uns
   if constexpr (Tuning::lookback_stats) {
     if (lane == 0) Tuning::lookback_record(stats_polls, stats_sleeps, stats_windows, clock64() - stats_start);
   }
-  return some(Reset::with_count(aggregate, static_cast<long long>(total)));
 }
 
-/// A tile without a head (its aggregate published): ordered_count_walk's result where no store of
-/// the tile reads its prefix's value, else none (the caller folds). Not inlined, everything by
-/// value but the block's shared storage: inlined into the kernel, the same code cost tiles that
-/// never take it (every tile at runs of 4-4096) 0.5-2 % of the kernel's time; out of line, none
-/// (H100, keys_sweep, bench/notes/keys_segments.md, 2026-11-28).
+/// A tile without a head (its aggregate published): where no store of the tile reads its prefix's
+/// value, ordered_count_walk (its count published for the walks after it) and true: the tile needs
+/// no prefix; else false (the caller folds). Not inlined, everything by value but the block's
+/// shared storage: inlined into the kernel, the same code cost tiles that never take it (every
+/// tile at runs of 4-4096) 0.5-2 % of the kernel's time; out of line, none (H100, keys_sweep,
+/// bench/notes/keys_segments.md, 2026-11-28).
 template <class K, class InIt, class State, class Acc, class Op>
-__device__ __noinline__ maybe_value<Acc> ordered_count_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
-                                                            State state, unsigned epoch, int tile, Acc aggregate, Op op) {
-  if (prefix_value_use<InIt>::template needed<K>(s, in, base, valid, aggregate)) return none<Acc>();
-  return ordered_count_walk<typename K::tuning>(state, epoch, tile, aggregate, op);
+__device__ __noinline__ bool ordered_count_tile(typename K::temp_storage& s, InIt in, std::int64_t base, int valid,
+                                                State state, unsigned epoch, int tile, Acc aggregate, Op op) {
+  if (prefix_value_use<InIt>::template needed<K>(s, in, base, valid, aggregate)) return false;
+  ordered_count_walk<typename K::tuning>(state, epoch, tile, aggregate, op);
+  return true;
 }
 
 /// Whether tiles of K over State take ordered_count_walk where they can.
@@ -403,8 +405,8 @@ __global__ void __launch_bounds__(K::threads, deterministic_min_blocks<K>())
       constexpr int every_or_1 = every > 0 ? every : 1;  // (no "% 0" for nvcc to warn about)
       if (tile > 0 && !ordered_reset<Op, Acc>::reset(aggregate) && (every == 0 || tile % every_or_1 != 0)) {
         if (lane_index() == 0) state.publish(tile, tile_aggregate, aggregate, epoch);
-        const maybe_value<Acc> e = ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op);
-        if (e.has) return e;
+        // counted: the tile stores nothing, and scans without a prefix
+        if (ordered_count_tile<K>(s, p.in, base, valid, state, epoch, tile, aggregate, p.op)) return none<Acc>();
       }
     }
     return ordered_look_back<typename K::tuning>(state, epoch, tile, aggregate, p.init, p.op, kept);
