@@ -6,6 +6,11 @@
 #   STEP=suite   everything but the bench built on the GPU machine, the whole CTest suite, the
 #                new count-only test under memcheck / racecheck, then (BENCH=1) the carried full
 #                bench and keys_sweep
+#   STEP=final   the tree that lands: everything but the bench built there, the whole CTest suite,
+#                [count_walk] and [spans] (and memcheck / racecheck of them), the carried
+#                old_walks (test_cuda_scan_ordered_walks built against 3a5e7fe's headers: made-up
+#                prefixes for the count-only tiles) on [spans], which must fail, then keys_sweep
+#                while time is left
 #   STEP=large   the seven test programs with [large] cases (past 2^31 elements) built there and run
 #                on their [large] cases (the suite leaves them out: *_large), and [count_walk] again
 # Output: r/ + summary_STEP.txt.
@@ -48,6 +53,33 @@ suite)
     echo "bench rc $? t+$(( $(date +%s) - t0 ))"
     timeout 100 $X/keys_sweep --L 4,32,256,4096,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
     echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  fi
+  (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
+  ;;
+final)
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  timeout ${BUILD_LIMIT:-340} ninja -C /tmp/fb -k 0 -j 16 all > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
+  echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  timeout ${TEST_LIMIT:-200} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "passed: $(grep -cE ' Passed ' "$R/ctest.log"), skipped: $(grep -cE '\*\*\*Skipped' "$R/ctest.log")"
+  /tmp/fb/test/test_cuda_scan_ordered_walks "[count_walk]" > "$R/walks_new.log" 2>&1; echo "new [count_walk] (with [spans]) rc $?: $(grep -E 'test cases|assertions' "$R/walks_new.log" | tail -1)"
+  grep -E "FAILED|with expansion" -A3 "$R/walks_new.log" | head -12
+  $X/old_walks "[spans]" > "$R/walks_old.log" 2>&1; echo "old_walks [spans] rc $? (must fail): $(grep -E 'test cases|assertions' "$R/walks_old.log" | tail -1)"
+  grep -E "with expansion|FAILED:" -A2 "$R/walks_old.log" | grep -vE "^--" | head -8
+  for tool in memcheck racecheck; do
+    ALGO_TEST_SMALL=1 timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/fb/test/test_cuda_scan_ordered_walks "[count_walk]" > "$R/san_$tool.log" 2>&1
+    echo "$tool [count_walk],[spans] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
+  done
+  if [ $(( $(date +%s) - t0 )) -lt 500 ]; then
+    timeout 60 $X/keys_sweep --L 4,256,1048576 --csv "$R/keys_sweep.csv" --commit "${ALGO_COMMIT:-unknown}" > "$R/keys_sweep.log" 2>&1
+    echo "keys_sweep rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E "^  reduce_by_key" "$R/keys_sweep.log" | grep -E " cub |policy tuning|no count walk|no folding" | cut -c1-110
   fi
   (cd "$R" && tar -czf "$OUT/logs.tar.gz" *.log && rm -f *.log)
   ;;
