@@ -524,7 +524,8 @@ TEST_CASE("cuda look-backs: spans of positions, concatenated (non-commutative, e
     // long runs (most tiles hold no head: reduce_by_key's count-only tiles), then short ones
     std::vector<std::int32_t> k = kt::run_keys(n, 20000, 150000, ++seed);
     const std::vector<std::int32_t> tail = kt::run_keys(n / 4, 1, 40, ++seed);
-    for (std::int64_t i = 0; i < n / 4; ++i) k[static_cast<std::size_t>(n - n / 4 + i)] = tail[static_cast<std::size_t>(i)] + (1 << 29);
+    for (std::int64_t i = 0; i < n / 4; ++i)
+      k[static_cast<std::size_t>(n - n / 4 + i)] = tail[static_cast<std::size_t>(i)] + (1 << 29);
     check_spans("ordered_lookback", algo::cuda.with(algo::scan_strategy::ordered_lookback), k);
     check_spans("decoupled_lookback", algo::cuda.with(algo::scan_strategy::decoupled_lookback), k);
     check_spans("deterministic_lookback", algo::cuda.with(algo::scan_strategy::deterministic_lookback), k);
