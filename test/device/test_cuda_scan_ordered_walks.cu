@@ -412,7 +412,8 @@ TEST_CASE("cuda ordered look-back: reduce_by_key's count-only tiles taken where 
 // a ends): operands a sequential fold never forms, whose results the scan then discards. Those are
 // reported (WARN), not asserted: on an H200 (2026-12-01) every look-back made such calls, the same
 // number for the three plain scans (15,041 at 300,001 elements), so they come from the tile's own
-// block and warp scans, not from the walks (CUB's generic warp scan step also calls op in every lane
+// block scans, not from the walks: the spine's lanes past the last warp, the last tile's items past
+// the end (bench/notes/keys_segments.md; CUB's generic warp scan step also calls op in every lane
 // and drops the results of the invalid ones); reduce_by_key's count-only tiles no longer add theirs
 // (a made-up prefix: 14,014 -> 12,064 with the ordered look-back at 300,001 elements).
 struct span16 {
