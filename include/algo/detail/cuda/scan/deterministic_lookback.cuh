@@ -115,12 +115,12 @@ struct deterministic_tuning_base : scan_tuning_base {
   /// tiles a tile found its anchor 2.4 windows back on average (one L2 round trip per window walked),
   /// with 4096 1.5 (H100, 2^26, keys_sweep --stats).
   static constexpr int pair_threads = 256;
-  /// ... of 32 items (8192 pairs) since session 4 of issue 27, bounded to 3 blocks per SM: the
+  /// ... of 32 items (8192 pairs) since 2026-11-26, bounded to 3 blocks per SM: the
   /// lifted loads stage 4-byte keys and values (cuda::tile_staging) and the stash keeps the pairs'
   /// flags as register bits (cuda::flagged_items), so these tiles fit 37 KB of staging. H100, 2^26
   /// f32, the scan by key: 0.321 ms (256 x 16) -> 0.295 (256 x 32, 3 blocks); unbounded (90
   /// registers, 2 blocks) 0.331. reduce_by_key's pairs keep 256 x 16 (narrow_tile_store: 128
-  /// registers at 32 items, slower). bench/notes/keys_segments.md, session 4.
+  /// registers at 32 items, slower). bench/notes/keys_segments.md, "Bigger tiles for the keyed pairs".
   static constexpr int pair_items = 32;
   static constexpr int pair_min_blocks = 3;
 };
