@@ -45,16 +45,13 @@
 #include <string>
 #include <vector>
 
+#include "group_probe.cuh"
+
 namespace cg = cooperative_groups;
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using namespace group_probe;
 
 __host__ __device__ inline std::uint32_t mix32(std::uint32_t x) {  // a bijective 32-bit mixer
   x ^= x >> 16;
@@ -64,13 +61,6 @@ __host__ __device__ inline std::uint32_t mix32(std::uint32_t x) {  // a bijectiv
   x ^= x >> 16;
   return x;
 }
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /// Record i: a key uniform over m distinct values, a small integer value (float sums stay exact).
 __global__ void make_records(std::uint32_t* keys, float* vals, std::uint32_t* idx, std::uint32_t* bucket, long long n,
                              std::uint32_t m) {
@@ -268,29 +258,6 @@ __global__ void read_records(const std::uint32_t* keys, const float* vals, const
   if (acc == 12345.678f) *sink = acc;
 }
 
-template <class F>
-double time_ms(F&& f, int reps) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  f();  // warm
-  check(cudaDeviceSynchronize(), "warm");
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(a), "record");
-    f();
-    check(cudaEventRecord(b), "record");
-    check(cudaEventSynchronize(b), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return t[t.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -315,7 +282,7 @@ int main(int argc, char** argv) {
   check(cudaDeviceSynchronize(), "make_records");
 
   // ---- the reference (and the baseline row): Thrust sort_by_key + reduce_by_key of copies ------------------
-  thrust::device_vector<std::uint32_t> rk(n), rout_k(n), rout_i(n);
+  thrust::device_vector<std::uint32_t> rk(n), rout_k(n);
   thrust::device_vector<float> rv(n), rout_v(n);
   const double t_thrust = time_ms(
       [&] {
@@ -325,25 +292,11 @@ int main(int argc, char** argv) {
         thrust::reduce_by_key(thrust::device, rk.begin(), rk.end(), rv.begin(), rout_k.begin(), rout_v.begin());
       },
       reps);
-  // the reference with first indices: sort (key, index) pairs, then per run the sum and the smallest index
-  thrust::device_vector<std::uint32_t> sk = keys, si = idx;
-  thrust::device_vector<float> sv = vals;
-  thrust::sort_by_key(thrust::device, sk.begin(), sk.end(),
-                      thrust::make_zip_iterator(thrust::make_tuple(sv.begin(), si.begin())));
-  const auto ref_end = thrust::reduce_by_key(
-      thrust::device, sk.begin(), sk.end(), thrust::make_zip_iterator(thrust::make_tuple(sv.begin(), si.begin())),
-      rout_k.begin(), thrust::make_zip_iterator(thrust::make_tuple(rout_v.begin(), rout_i.begin())),
-      thrust::equal_to<std::uint32_t>(),
-      [] __device__(const thrust::tuple<float, std::uint32_t>& a, const thrust::tuple<float, std::uint32_t>& b) {
-        return thrust::make_tuple(thrust::get<0>(a) + thrust::get<0>(b),
-                                  thrust::get<1>(a) < thrust::get<1>(b) ? thrust::get<1>(a) : thrust::get<1>(b));
-      });
-  const long long groups = ref_end.first - rout_k.begin();
-  std::vector<std::uint32_t> h_rk(groups), h_ri(groups);
-  std::vector<float> h_rv(groups);
-  thrust::copy(rout_k.begin(), rout_k.begin() + groups, h_rk.begin());
-  thrust::copy(rout_v.begin(), rout_v.begin() + groups, h_rv.begin());
-  thrust::copy(rout_i.begin(), rout_i.begin() + groups, h_ri.begin());
+  // the reference with first indices (group_probe.cuh)
+  const reference ref = thrust_reference(keys, vals, idx);
+  const long long groups = static_cast<long long>(ref.k.size());
+  const std::vector<std::uint32_t>&h_rk = ref.k, &h_ri = ref.first;
+  const std::vector<float>& h_rv = ref.v;
   std::printf("reference: %lld groups\n", groups);
 
   // ---- bucket order (untimed set-up: what one 8-bit scatter pass gives) ---------------------------------

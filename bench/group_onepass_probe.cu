@@ -34,6 +34,8 @@
 
 #include <algo/group_reduce.hpp>
 
+#include "group_probe.cuh"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -44,19 +46,7 @@
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using namespace group_probe;
 
 constexpr std::uint32_t empty_key = 0xffffffffu;  // (make_records never makes it)
 
@@ -247,38 +237,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   }
 }
 
-template <class F>
-double time_ms(F&& f, int reps) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  f();  // warm
-  check(cudaDeviceSynchronize(), "warm");
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    check(cudaEventRecord(a), "record");
-    f();
-    check(cudaEventRecord(b), "record");
-    check(cudaEventSynchronize(b), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return t[t.size() / 2];
-}
-
 template <class T>
 T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
-
-struct reference {
-  std::vector<std::uint32_t> k, first;
-  std::vector<float> v;
-};
 
 /// The span list's groups against the reference (sorted by key): count, sums and first indices.
 bool check_groups(const char* what, thrust::device_vector<unsigned long long>& lw, thrust::device_vector<float>& lv,
@@ -336,7 +298,7 @@ int main(int argc, char** argv) {
   check(cudaDeviceSynchronize(), "make_records");
 
   // ---- the baseline: Thrust sort_by_key + reduce_by_key of copies; the reference with first indices ----
-  thrust::device_vector<std::uint32_t> rk(n), rout_k(n), rout_i(n);
+  thrust::device_vector<std::uint32_t> rk(n), rout_k(n);
   thrust::device_vector<float> rv(n), rout_v(n);
   const double t_thrust = time_ms(
       [&] {
@@ -346,29 +308,8 @@ int main(int argc, char** argv) {
         thrust::reduce_by_key(thrust::device, rk.begin(), rk.end(), rv.begin(), rout_k.begin(), rout_v.begin());
       },
       reps);
-  reference ref;
-  {
-    thrust::device_vector<std::uint32_t> sk = keys, si = idx;
-    thrust::device_vector<float> sv = vals;
-    thrust::sort_by_key(thrust::device, sk.begin(), sk.end(),
-                        thrust::make_zip_iterator(thrust::make_tuple(sv.begin(), si.begin())));
-    const auto ref_end = thrust::reduce_by_key(
-        thrust::device, sk.begin(), sk.end(), thrust::make_zip_iterator(thrust::make_tuple(sv.begin(), si.begin())),
-        rout_k.begin(), thrust::make_zip_iterator(thrust::make_tuple(rout_v.begin(), rout_i.begin())),
-        thrust::equal_to<std::uint32_t>(),
-        [] __device__(const thrust::tuple<float, std::uint32_t>& a, const thrust::tuple<float, std::uint32_t>& b) {
-          return thrust::make_tuple(thrust::get<0>(a) + thrust::get<0>(b),
-                                    thrust::get<1>(a) < thrust::get<1>(b) ? thrust::get<1>(a) : thrust::get<1>(b));
-        });
-    const long long groups = ref_end.first - rout_k.begin();
-    ref.k.resize(groups);
-    ref.first.resize(groups);
-    ref.v.resize(groups);
-    thrust::copy(rout_k.begin(), rout_k.begin() + groups, ref.k.begin());
-    thrust::copy(rout_v.begin(), rout_v.begin() + groups, ref.v.begin());
-    thrust::copy(rout_i.begin(), rout_i.begin() + groups, ref.first.begin());
-    std::printf("reference: %lld groups\n", groups);
-  }
+  const reference ref = thrust_reference(keys, vals, idx);
+  std::printf("reference: %zu groups\n", ref.k.size());
 
   // ---- algo::group_reduce, the default, on the same records -----------------------------------------
   thrust::device_vector<std::uint32_t> ak(n);
