@@ -92,11 +92,13 @@ class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
 
     // ---- spine: warp 0 scans the warp totals, then asks for the block's prefix -----------------
     if (warp == 0) {
-      // Lanes past the last warp repeat warp 0's total: a lane's inclusive result depends only on
-      // the lanes below it, so they change nothing.
+      // Only the lanes below `warps` hold a warp's total. The others read warp 0's (a real value)
+      // and call no operator: the spine combines only neighbouring warps' totals, in as many steps
+      // as the block has warps (3 for 8 warps), where a scan of all 32 lanes would also fold the
+      // repeated totals of the lanes past the last warp and drop the results.
       const T total = s_.total[lane < warps ? lane : 0].get();
       T spine_inclusive, spine_exclusive;
-      warp_scan_t(s_.warp[0], lanes).scan(total, spine_inclusive, spine_exclusive, op);
+      warp_scan_t(s_.warp[0], lanes).scan_first(total, spine_inclusive, spine_exclusive, op, warps, max_warps);
       const T aggregate = shfl_idx(spine_inclusive, warps - 1, lanes.mask);
       const maybe_value<T> pre = prefix(aggregate);
       __syncwarp(lanes.mask);

@@ -15,6 +15,10 @@
 // first may exist (the partial last warp of a block whose size is not a multiple of 32): reads go
 // only to lower lanes, so lanes that do not exist are never read, and every exchange names only
 // the lanes present (mask).
+//
+// inclusive_first / scan_first scan only the first `valid` lanes of the segment (the block scan's
+// spine, over the warps' totals): lanes at or past `valid` take part in the exchanges but call no
+// operator, so it sees only the operands a left-to-right fold of the real values forms.
 #pragma once
 
 #include <cstring>
@@ -83,6 +87,27 @@ class warp_scan<T, warp_phase::shfl_t> {
     exclusive_out = shfl_up(inclusive_out, 1, lanes_.mask, lanes_.width);
   }
 
+  /// Lane i < valid gets op(v_0, ..., v_i); lanes at or past `valid` call no operator (their
+  /// results are unspecified). `span` bounds `valid` (a constant where the caller has one: the
+  /// steps stop below it).
+  template <class Op>
+  __device__ __forceinline__ T inclusive_first(T v, Op op, int valid, int span = 32) const {
+    const int lane = lanes_.rank();
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      if (d >= lanes_.width || d >= span) break;
+      const T other = shfl_up(v, d, lanes_.mask, lanes_.width);
+      if (lane >= d && lane < valid) v = op(other, v);
+    }
+    return v;
+  }
+  template <class Op>
+  __device__ __forceinline__ void scan_first(const T& v, T& inclusive_out, T& exclusive_out, Op op, int valid,
+                                             int span = 32) const {
+    inclusive_out = inclusive_first(v, op, valid, span);
+    exclusive_out = shfl_up(inclusive_out, 1, lanes_.mask, lanes_.width);
+  }
+
  private:
   warp_lanes lanes_;
 };
@@ -132,6 +157,34 @@ class warp_scan<T, warp_phase::smem_t> {
   __device__ __forceinline__ void scan(const T& v, T& inclusive_out, T& exclusive_out, Op op) const {
     inclusive_out = inclusive(v, op);
     exclusive_out = get(pad + lanes_.rank() - 1);  // lane 0 reads a padding slot: unspecified
+  }
+
+  /// As the shuffle form's: the first `valid` lanes scanned, the others call no operator.
+  template <class Op>
+  __device__ __forceinline__ T inclusive_first(T v, Op op, int valid, int span = 32) const {
+    const int lane = lanes_.rank();
+    const int i = pad + lane;
+    __syncwarp(lanes_.mask);
+    put(i, v);
+    __syncwarp(lanes_.mask);
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      if (d >= lanes_.width || d >= span) break;
+      const T other = get(i - d);
+      __syncwarp(lanes_.mask);
+      if (lane >= d && lane < valid) {
+        v = op(other, v);
+        put(i, v);
+      }
+      __syncwarp(lanes_.mask);
+    }
+    return v;
+  }
+  template <class Op>
+  __device__ __forceinline__ void scan_first(const T& v, T& inclusive_out, T& exclusive_out, Op op, int valid,
+                                             int span = 32) const {
+    inclusive_out = inclusive_first(v, op, valid, span);
+    exclusive_out = get(pad + lanes_.rank() - 1);
   }
 
  private:
