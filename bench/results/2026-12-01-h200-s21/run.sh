@@ -19,22 +19,22 @@ X=$PWD/build_x
 {
 case "${STEP:-}" in
 ab)
-  for v in old A B B A old; do
+  for v in ${ORDER:-old A B B A old}; do
     for sec in scan segmented; do
       timeout 120 $X/$v/bench --only $sec --csv "$R/bench_${sec}_$v.$(date +%s).csv" --commit "$v" > "$R/bench_${sec}_$v.log" 2>&1
       echo "$v $sec rc $? t+$(( $(date +%s) - t0 ))"
     done
   done
-  for v in B; do
+  for v in ${TESTED:-B}; do
     $X/$v/test_cuda_scan_ordered_walks "[spans]" > "$R/spans_$v.log" 2>&1
     echo "spans $v rc $?: $(grep -E 'test cases|assertions' "$R/spans_$v.log" | tail -1)"
     grep -E "with expansion|FAILED:|not adjacent" -A1 "$R/spans_$v.log" | grep -vE '^--' | head -12
   done
-  $X/B/test_cuda_scan_block_scans > "$R/block_scans_B.log" 2>&1
+  $X/${TESTED:-B}/test_cuda_scan_block_scans > "$R/block_scans_B.log" 2>&1
   echo "block_scans B rc $?: $(grep -E 'test cases|assertions' "$R/block_scans_B.log" | tail -1)"
   for tool in memcheck racecheck synccheck; do
     [ $(( $(date +%s) - t0 )) -gt 480 ] && { echo "$tool: no time left"; continue; }
-    ALGO_TEST_SMALL=1 timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 $X/B/test_cuda_scan_ordered_walks "[spans]" > "$R/san_$tool.log" 2>&1
+    ALGO_TEST_SMALL=1 timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 $X/${TESTED:-B}/test_cuda_scan_ordered_walks "[spans]" > "$R/san_$tool.log" 2>&1
     echo "$tool [spans] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
   done
   ;;

@@ -76,33 +76,48 @@ class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
   /// returns the value of everything before the block (a maybe_value<T>; the same in every lane).
   /// Returns false only in thread 0 when there is no prefix: `exclusive` is then unspecified.
   /// Afterwards aggregate() is the block's aggregate (without the prefix).
+  ///
+  /// `count` (1 .. the block's threads; all by default): only threads 0 .. count-1 hold values (a
+  /// tile's last block). The operator then sees only what a left-to-right fold of those values
+  /// forms: threads at or past `count` call it on nothing, their `exclusive` is unspecified, and
+  /// the aggregate is that of the first `count` values.
   template <class Op, class Prefix>
-  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix) {
+  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix,
+                                                 int count = all_threads) {
     const int lane = lane_index();
     const int warp = warp_index();
     const int warps = whole_warps ? Threads / 32 : (threads() + 31) / 32;
     const warp_lanes lanes = my_warp();
     const int last_lane = whole_warps ? 31 : 31 - __clz(lanes.mask);  // the warp's last present lane
+    const bool all = count >= threads();
 
     // ---- warp: scan the threads' values of each warp -----------------------------------------
     T inclusive, warp_exclusive;
-    warp_scan_t(s_.warp[warp], lanes).scan(x, inclusive, warp_exclusive, op);
-    if (lane == last_lane) s_.total[warp].get() = inclusive;
+    const warp_scan_t scan_warp(s_.warp[warp], lanes);
+    int warp_last = last_lane;  // the warp's last lane holding a value (-1: none)
+    int spine_count = warps;    // the warps holding values
+    if (all) {
+      scan_warp.scan(x, inclusive, warp_exclusive, op);
+    } else {
+      const int here = count - warp * 32;
+      warp_last = (here < 32 ? here : 32) - 1;
+      spine_count = (count + 31) / 32;
+      scan_warp.scan_first(x, inclusive, warp_exclusive, op, warp_last + 1);
+    }
+    if (lane == warp_last) s_.total[warp].get() = inclusive;
     __syncthreads();
 
     // ---- spine: warp 0 scans the warp totals, then asks for the block's prefix -----------------
     if (warp == 0) {
-      // Only the lanes below `warps` hold a warp's total. The others read warp 0's (a real value)
-      // and call no operator: the spine combines only neighbouring warps' totals, in as many steps
-      // as the block has warps (3 for 8 warps), where a scan of all 32 lanes would also fold the
-      // repeated totals of the lanes past the last warp and drop the results.
-      const T total = s_.total[lane < warps ? lane : 0].get();
+      // Only lanes below spine_count hold a warp's total; the others read warp 0's (a real value)
+      // and call no operator.
+      const T total = s_.total[lane < spine_count ? lane : 0].get();
       T spine_inclusive, spine_exclusive;
-      warp_scan_t(s_.warp[0], lanes).scan_first(total, spine_inclusive, spine_exclusive, op, warps, max_warps);
-      const T aggregate = shfl_idx(spine_inclusive, warps - 1, lanes.mask);
+      warp_scan_t(s_.warp[0], lanes).scan_first(total, spine_inclusive, spine_exclusive, op, spine_count, max_warps);
+      const T aggregate = shfl_idx(spine_inclusive, spine_count - 1, lanes.mask);
       const maybe_value<T> pre = prefix(aggregate);
       __syncwarp(lanes.mask);
-      if (lane < warps) {
+      if (lane < spine_count) {
         // base of warp `lane`: prefix op (totals of warps 0 .. lane-1)
         if (lane == 0) {
           if (pre.has) s_.total[0].get() = pre.value;
@@ -118,6 +133,10 @@ class block_scan : public block_scan_items<block_scan<T, Threads, Phase>, T> {
     __syncthreads();
 
     // ---- fan-out: combine each warp's base into its threads' exclusive values --------------------
+    if (!all && static_cast<int>(threadIdx.x) >= count) {
+      exclusive = x;  // unspecified: no value here
+      return true;
+    }
     const bool has_base = warp > 0 || s_.has_prefix;
     if (!has_base && lane == 0) return false;  // thread 0, no prefix: nothing comes before it
     if (!has_base) {

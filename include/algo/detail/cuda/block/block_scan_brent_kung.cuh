@@ -73,9 +73,11 @@ class block_scan_brent_kung : public block_scan_items<block_scan_brent_kung<T, T
 
   /// Exclusive scan of one value per thread; the contract of block_scan::exclusive_scan: prefix
   /// called by all lanes of warp 0 with the block's aggregate, false returned only in thread 0
-  /// when there is no prefix, aggregate() the block's aggregate afterwards.
+  /// when there is no prefix, aggregate() the block's aggregate afterwards; with `count`, only the
+  /// first `count` threads hold values and the operator sees nothing else.
   template <class Op, class Prefix>
-  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix) {
+  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix,
+                                                 int count = all_threads) {
     const int t = static_cast<int>(threadIdx.x);
     auto& tree = s_.tree;
     tree.put(slot(t), x);
@@ -85,7 +87,12 @@ class block_scan_brent_kung : public block_scan_items<block_scan_brent_kung<T, T
 #pragma unroll
     for (int s = 1; 2 * s <= Threads; s *= 2) {
       const int i = (t + 1) * 2 * s - 1;
-      if (i < Threads) tree.put(slot(i), op(tree.get(slot(i - s)), tree.get(slot(i))));
+      // Node i folds [i - 2s + 1, i]; with `count`, only its part below count: a right half that
+      // starts at or past count holds no value, so the node takes its left half as it is.
+      if (i < Threads) {
+        const T left = tree.get(slot(i - s));
+        tree.put(slot(i), i - s + 1 < count ? op(left, tree.get(slot(i))) : left);
+      }
       // With a power-of-two block the last level writes only the root, element Threads - 1,
       // which the down-sweep neither reads nor writes: no barrier needed before it.
       if (!(power_of_two && 2 * s == Threads)) __syncthreads();
@@ -95,11 +102,11 @@ class block_scan_brent_kung : public block_scan_items<block_scan_brent_kung<T, T
 #pragma unroll
     for (int s = first_down_stride; s >= 1; s /= 2) {
       const int i = (t + 1) * 2 * s - 1;
-      if (i + s < Threads) tree.put(slot(i + s), op(tree.get(slot(i)), tree.get(slot(i + s))));
+      if (i + s < Threads && i + 1 < count) tree.put(slot(i + s), op(tree.get(slot(i)), tree.get(slot(i + s))));
       __syncthreads();
     }
 
-    return finish_block_scan<Threads>(s_.end, [&](int i) { return tree.get(slot(i)); }, exclusive, op, prefix);
+    return finish_block_scan<Threads>(s_.end, [&](int i) { return tree.get(slot(i)); }, exclusive, op, prefix, count);
   }
 
   /// The block's aggregate from the last exclusive_scan (without its prefix).

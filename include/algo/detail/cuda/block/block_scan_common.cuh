@@ -5,7 +5,9 @@
 // A block scan class `B` provides
 //   struct temp_storage;                          shared memory, reusable by the next call at once
 //   explicit B(temp_storage&);
-//   bool exclusive_scan(x, exclusive, op, prefix) one value per thread (see block_scan.cuh)
+//   bool exclusive_scan(x, exclusive, op, prefix[, count])
+//                                                 one value per thread (see block_scan.cuh); with a
+//                                                 count, only the first `count` threads hold values
 //   T aggregate();                                the block's aggregate of the last call
 // and derives from block_scan_items<B, T> for reduce(), scan(items, ...), inclusive_scan(items)
 // and exclusive_scan(items, init).
@@ -18,6 +20,9 @@
 #include "../warp/warp_scan.cuh"
 
 namespace algo::detail::cuda {
+
+/// The block scans' default `count`: every thread holds a value.
+inline constexpr int all_threads = 1 << 30;
 
 /// A value that may be absent (an init, a tile prefix). T must be default constructible.
 template <class T>
@@ -87,16 +92,18 @@ struct prefix_slot {
 /// The last phase of the shared-memory block scans, once every thread's inclusive value
 /// op(x_0, ..., x_t) is in shared memory and visible to the block (the caller has passed a
 /// __syncthreads() since writing them): `inclusive(i)` reads thread i's. Warp 0 (all 32 lanes)
-/// reads the aggregate and calls prefix(aggregate) as block_scan does; after one more barrier each
-/// thread combines the prefix with its predecessor's inclusive value. Every read of the scan's
-/// own storage happens before that barrier, and the prefix slot is written only after the next
-/// call's first barrier, so the storage may be reused at once.
+/// reads the aggregate (thread count-1's inclusive value) and calls prefix(aggregate) as
+/// block_scan does; after one more barrier each thread below `count` combines the prefix with its
+/// predecessor's inclusive value (threads at or past it call no operator). Every read of the
+/// scan's own storage happens before that barrier, and the prefix slot is written only after the
+/// next call's first barrier, so the storage may be reused at once.
 template <int Threads, class T, class Inclusive, class Op, class Prefix>
 __device__ __forceinline__ bool finish_block_scan(prefix_slot<T>& s, Inclusive&& inclusive, T& exclusive, Op op,
-                                                  Prefix&& prefix) {
+                                                  Prefix&& prefix, int count = all_threads) {
   const int t = static_cast<int>(threadIdx.x);
+  const int last = (count < Threads ? count : Threads) - 1;
   if (warp_index() == 0) {
-    const T aggregate = inclusive(Threads - 1);
+    const T aggregate = inclusive(last);
     const maybe_value<T> pre = prefix(aggregate);
     if (lane_index() == 0) {
       s.has_prefix = pre.has;
@@ -114,7 +121,7 @@ __device__ __forceinline__ bool finish_block_scan(prefix_slot<T>& s, Inclusive&&
     exclusive = s.prefix.get();
     return true;
   }
-  exclusive = has_prefix ? op(s.prefix.get(), left) : left;
+  exclusive = has_prefix && t <= last ? op(s.prefix.get(), left) : left;
   return true;
 }
 
@@ -126,11 +133,12 @@ __device__ __forceinline__ bool finish_block_scan(prefix_slot<T>& s, Inclusive&&
 template <class Derived, class T>
 class block_scan_items {
  public:
-  /// The block's aggregate op(x_0, ..., x_{Threads-1}), returned in every thread.
+  /// The block's aggregate op(x_0, ..., x_{Threads-1}), returned in every thread (of the first
+  /// `count` threads' values, when only they hold values).
   template <class Op>
-  __device__ __forceinline__ T reduce(const T& x, Op op) {
+  __device__ __forceinline__ T reduce(const T& x, Op op, int count = all_threads) {
     T exclusive;
-    self().exclusive_scan(x, exclusive, op, [](const T&) { return none<T>(); });
+    self().exclusive_scan(x, exclusive, op, [](const T&) { return none<T>(); }, count);
     return self().aggregate();
   }
 
@@ -143,6 +151,13 @@ class block_scan_items {
     T exclusive;
     const bool has = self().exclusive_scan(partial, exclusive, op, prefix);
     thread_scan(items, exclusive, has, exclusive_output, op);
+  }
+
+  /// How many of the calling thread's N blocked items are among the block's first `valid`.
+  template <int N>
+  __device__ static __forceinline__ int items_of_thread(int valid) {
+    const int rest = valid - static_cast<int>(threadIdx.x) * N;
+    return rest < 0 ? 0 : rest < N ? rest : N;
   }
 
   template <int N, class Op>

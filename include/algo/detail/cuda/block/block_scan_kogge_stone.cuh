@@ -56,9 +56,11 @@ class block_scan_kogge_stone : public block_scan_items<block_scan_kogge_stone<T,
 
   /// Exclusive scan of one value per thread; the contract of block_scan::exclusive_scan: prefix
   /// called by all lanes of warp 0 with the block's aggregate, false returned only in thread 0
-  /// when there is no prefix, aggregate() the block's aggregate afterwards.
+  /// when there is no prefix, aggregate() the block's aggregate afterwards; with `count`, only the
+  /// first `count` threads hold values and the operator sees nothing else.
   template <class Op, class Prefix>
-  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix) {
+  __device__ __forceinline__ bool exclusive_scan(const T& x, T& exclusive, Op op, Prefix&& prefix,
+                                                 int count = all_threads) {
     const int t = static_cast<int>(threadIdx.x);
     T v = x;
     s_.values[0].put(t, v);
@@ -67,25 +69,27 @@ class block_scan_kogge_stone : public block_scan_items<block_scan_kogge_stone<T,
       int from = 0;  // the buffer the step reads (the other one gets this step's values)
 #pragma unroll
       for (int d = 1; d < Threads; d *= 2) {
-        if (t >= d) v = op(s_.values[from].get(t - d), v);
+        if (t >= d && t < count) v = op(s_.values[from].get(t - d), v);
         s_.values[from ^ 1].put(t, v);
         __syncthreads();
         from ^= 1;
       }
-      return finish_block_scan<Threads>(s_.end, [&](int i) { return s_.values[from].get(i); }, exclusive, op, prefix);
+      return finish_block_scan<Threads>(s_.end, [&](int i) { return s_.values[from].get(i); }, exclusive, op, prefix,
+                                        count);
     } else {
 #pragma unroll
       for (int d = 1; d < Threads; d *= 2) {
         // A thread below d reads its own slot and leaves it unused: every read is of a real value.
         const T below = s_.values[0].get(t >= d ? t - d : t);
         __syncthreads();  // every read of this step before any write
-        if (t >= d) {
+        if (t >= d && t < count) {
           v = op(below, v);
           s_.values[0].put(t, v);
         }
         __syncthreads();
       }
-      return finish_block_scan<Threads>(s_.end, [&](int i) { return s_.values[0].get(i); }, exclusive, op, prefix);
+      return finish_block_scan<Threads>(s_.end, [&](int i) { return s_.values[0].get(i); }, exclusive, op, prefix,
+                                        count);
     }
   }
 

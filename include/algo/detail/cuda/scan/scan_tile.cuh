@@ -220,6 +220,11 @@ struct tile_traits {
   static constexpr bool stash_items = tuning::stash_items &&
                                      !(std::is_floating_point<acc_t>::value && sizeof(acc_t) > 4) &&
                                      kept_bytes + stash_bytes <= staging_bytes;
+  /// The last tile's items wait in the staging area, whole accumulators as word planes, while the
+  /// tile folds and rescans only its items before `valid` (scan_last_tile) where they fit beside
+  /// the kept bytes; otherwise the last tile folds its positions past the end as whole tiles do.
+  static constexpr bool last_tile_staged =
+      kept_bytes + static_cast<std::size_t>(items) * 32 * ((sizeof(acc_t) + 3) / 4 * 4) <= staging_bytes;
 };
 
 // ---- tile load / store --------------------------------------------------------------------------
@@ -392,16 +397,91 @@ __device__ __forceinline__ void unstash_flagged(const unsigned char* staging, un
   }
 }
 
+/// Item i of the calling lane in a warp's stash (stash()'s word planes), read and written one at a
+/// time (a runtime index: no array of items in registers).
+template <class T>
+__device__ __forceinline__ T stashed_item(const unsigned char* staging, int i) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  const unsigned* st = reinterpret_cast<const unsigned*>(staging);
+  unsigned w[words];
+#pragma unroll
+  for (int k = 0; k < words; ++k) w[k] = st[(i * words + k) * 32 + lane_index()];
+  T v;
+  memcpy(&v, w, sizeof(T));
+  return v;
+}
+template <class T>
+__device__ __forceinline__ void stash_item(unsigned char* staging, int i, const T& v) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned* st = reinterpret_cast<unsigned*>(staging);
+  unsigned w[words] = {};
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int k = 0; k < words; ++k) st[(i * words + k) * 32 + lane_index()] = w[k];
+}
+
+/// The last tile's thread fold, where K::last_tile_staged: the calling thread's items (blocked) are
+/// stashed in `area`; folds the first `mine` of them (mine 0: item 0, no call) one at a time.
+template <class K, class Op>
+__device__ __forceinline__ typename K::acc_t fold_stashed_items(const unsigned char* area, int mine, Op op) {
+  using Acc = typename K::acc_t;
+  Acc partial = stashed_item<Acc>(area, 0);
+#pragma unroll 1
+  for (int i = 1; i < mine; ++i) partial = op(partial, stashed_item<Acc>(area, i));
+  return partial;
+}
+
+/// The last tile (valid < tile_items), where K::last_tile_staged: the items wait in the warp's
+/// staging area while each thread folds its items before `valid` in a loop (not unrolled: no
+/// array of items in registers beside the look-back, so the whole tiles' register count holds),
+/// the block scan runs over the threads holding items only, and each thread rescans its items in
+/// place; the positions past the end are never folded.
+template <class K, class Problem, class Prefix>
+__device__ __forceinline__ void scan_last_tile(typename K::temp_storage& s, const Problem& p, int valid,
+                                               typename K::acc_t (&x)[K::items], Prefix&& prefix) {
+  using Acc = typename K::acc_t;
+  using items_t = block_scan_items<typename K::block_scan_t, Acc>;
+  unsigned char* const area = s.staging[warp_index()] + K::kept_bytes;
+  stash<K::items>(area, x);
+  const int mine = items_t::template items_of_thread<K::items>(valid);
+  const Acc partial = fold_stashed_items<K>(area, mine, p.op);
+  Acc carry;
+  const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, carry, p.op, prefix,
+                                                                   (valid + K::items - 1) / K::items);
+#pragma unroll 1
+  for (int i = 0; i < mine; ++i) {
+    const Acc item = stashed_item<Acc>(area, i);
+    if (i == 0 && !has) {
+      carry = item;
+    } else {
+      const Acc next = p.op(carry, item);
+      stash_item(area, i, p.exclusive ? carry : next);
+      carry = next;
+    }
+  }
+  unstash<K::items>(area, x);
+}
+
 /// Loads, scans (after prefix(aggregate), called in warp 0, see block_scan) and stores one tile.
 /// Returns nothing: strategies that need the aggregate take it in their prefix callback.
 /// With K::tuning::launder_items the items are laundered between the thread fold and the rescan
-/// (block_scan::scan spelled out; see scan_config.cuh).
+/// (block_scan::scan spelled out; see scan_config.cuh). The last tile takes scan_last_tile where
+/// its items fit the staging: its own path, apart from the whole tiles' (woven into theirs, the
+/// last tile's predicated fold and rescan took their registers: the default float scan 48 -> 64,
+/// 3-5 % slower on an H200; bench/notes/scan.md, 2026-12-01).
 template <class K, class Problem, class Prefix>
 __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Problem& p, std::int64_t base, int valid,
                                           Prefix&& prefix) {
   using Acc = typename K::acc_t;
   Acc x[K::items];
   load_tile<K>(s, p.in, base, valid, x);
+  if constexpr (K::last_tile_staged) {
+    if (valid < K::tile_items) {
+      scan_last_tile<K>(s, p, valid, x, prefix);
+      store_tile<K>(s, p.out, base, valid, x);
+      return;
+    }
+  }
   if constexpr (K::tuning::launder_items) {
     const Acc partial = thread_reduce(x, p.op);
     [[maybe_unused]] unsigned flags = 0;
@@ -426,12 +506,23 @@ __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Pro
   store_tile<K>(s, p.out, base, valid, x);
 }
 
-/// The block-wide aggregate of one tile (for the reduce passes).
+/// The block-wide aggregate of one tile (for the reduce passes): of its `valid` elements only.
 template <class K, class Problem>
 __device__ __forceinline__ typename K::acc_t reduce_tile(typename K::temp_storage& s, const Problem& p,
                                                          std::int64_t base, int valid) {
-  typename K::acc_t x[K::items];
+  using Acc = typename K::acc_t;
+  using items_t = block_scan_items<typename K::block_scan_t, Acc>;
+  Acc x[K::items];
   load_tile<K>(s, p.in, base, valid, x);
+  if constexpr (K::last_tile_staged) {
+    if (valid < K::tile_items) {  // the last tile: its items before `valid` only, as scan_last_tile
+      unsigned char* const area = s.staging[warp_index()] + K::kept_bytes;
+      stash<K::items>(area, x);
+      const int mine = items_t::template items_of_thread<K::items>(valid);
+      return typename K::block_scan_t(s.scan).reduce(fold_stashed_items<K>(area, mine, p.op), p.op,
+                                                     (valid + K::items - 1) / K::items);
+    }
+  }
   return typename K::block_scan_t(s.scan).reduce(thread_reduce(x, p.op), p.op);
 }
 

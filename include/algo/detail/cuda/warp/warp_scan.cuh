@@ -17,8 +17,9 @@
 // the lanes present (mask).
 //
 // inclusive_first / scan_first scan only the first `valid` lanes of the segment (the block scan's
-// spine, over the warps' totals): lanes at or past `valid` take part in the exchanges but call no
-// operator, so it sees only the operands a left-to-right fold of the real values forms.
+// spine over the warps' totals; a last tile's warp whose later lanes hold no items): lanes at or
+// past `valid` take part in the exchanges but call no operator, so it sees only the operands a
+// left-to-right fold of the real values forms.
 #pragma once
 
 #include <cstring>
