@@ -327,78 +327,8 @@ __device__ __forceinline__ void launder(T& v) {
   memcpy(&v, w, sizeof(T));
 }
 
-/// The thread's items into / out of its warp's staging area, as 4-byte word planes (word k of item i
-/// of lane l at [(i * words + k) * 32 + l]: conflict-free). The staging area is idle between the
-/// tile's load and its store; stash starts with the __syncwarp that the store functions also start
-/// with (the load's last reads of the area come before it).
-template <int Items, class T>
-__device__ __forceinline__ void stash(unsigned char* staging, const T (&x)[Items]) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned* s = reinterpret_cast<unsigned*>(staging);
-  const int lane = lane_index();
-  __syncwarp();
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    unsigned w[words] = {};
-    memcpy(w, &x[i], sizeof(T));
-#pragma unroll
-    for (int k = 0; k < words; ++k) s[(i * words + k) * 32 + lane] = w[k];
-  }
-}
-template <int Items, class T>
-__device__ __forceinline__ void unstash(const unsigned char* staging, T (&x)[Items]) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  const unsigned* s = reinterpret_cast<const unsigned*>(staging);
-  const int lane = lane_index();
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    unsigned w[words];
-#pragma unroll
-    for (int k = 0; k < words; ++k) w[k] = s[(i * words + k) * 32 + lane];
-    memcpy(&x[i], w, sizeof(T));
-  }
-}
-
-/// stash / unstash for (value, flag) pairs whose flags are 0 or 1 (flagged_items, C): the values as
-/// word planes, as stash does, the flags as bit i of `bits` (Items <= 32).
-template <class C, int Items, class T>
-__device__ __forceinline__ void stash_flagged(unsigned char* staging, const T (&x)[Items], unsigned& bits) {
-  static_assert(Items <= 32, "one bit per item in a 32-bit register");
-  using V = typename C::value_t;
-  constexpr int words = (sizeof(V) + 3) / 4;
-  unsigned* s = reinterpret_cast<unsigned*>(staging);
-  const int lane = lane_index();
-  __syncwarp();
-  bits = 0;
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    const V v = C::value(x[i]);
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(V));
-#pragma unroll
-    for (int k = 0; k < words; ++k) s[(i * words + k) * 32 + lane] = w[k];
-    bits |= C::flag(x[i]) ? 1u << i : 0u;
-  }
-}
-template <class C, int Items, class T>
-__device__ __forceinline__ void unstash_flagged(const unsigned char* staging, unsigned bits, T (&x)[Items]) {
-  using V = typename C::value_t;
-  constexpr int words = (sizeof(V) + 3) / 4;
-  const unsigned* s = reinterpret_cast<const unsigned*>(staging);
-  const int lane = lane_index();
-#pragma unroll
-  for (int i = 0; i < Items; ++i) {
-    unsigned w[words];
-#pragma unroll
-    for (int k = 0; k < words; ++k) w[k] = s[(i * words + k) * 32 + lane];
-    V v;
-    memcpy(&v, w, sizeof(V));
-    x[i] = C::make(v, (bits >> i) & 1u);
-  }
-}
-
-/// Item i of the calling lane in a warp's stash (stash()'s word planes), read and written one at a
-/// time (a runtime index: no array of items in registers).
+/// Item i of the calling lane in a warp's stash (the word planes below), read and written one at a
+/// time (with a runtime index in the last tile's loops: no array of items in registers).
 template <class T>
 __device__ __forceinline__ T stashed_item(const unsigned char* staging, int i) {
   constexpr int words = (sizeof(T) + 3) / 4;
@@ -420,11 +350,53 @@ __device__ __forceinline__ void stash_item(unsigned char* staging, int i, const 
   for (int k = 0; k < words; ++k) st[(i * words + k) * 32 + lane_index()] = w[k];
 }
 
-/// The last tile's thread fold, where K::last_tile_staged: the calling thread's items (blocked) are
-/// stashed in `area`; folds the first `mine` of them (mine 0: item 0, no call) one at a time.
+/// The thread's items into / out of its warp's staging area, as 4-byte word planes (word k of item i
+/// of lane l at [(i * words + k) * 32 + l]: conflict-free). The staging area is idle between the
+/// tile's load and its store; stash starts with the __syncwarp that the store functions also start
+/// with (the load's last reads of the area come before it).
+template <int Items, class T>
+__device__ __forceinline__ void stash(unsigned char* staging, const T (&x)[Items]) {
+  __syncwarp();
+#pragma unroll
+  for (int i = 0; i < Items; ++i) stash_item(staging, i, x[i]);
+}
+template <int Items, class T>
+__device__ __forceinline__ void unstash(const unsigned char* staging, T (&x)[Items]) {
+#pragma unroll
+  for (int i = 0; i < Items; ++i) x[i] = stashed_item<T>(staging, i);
+}
+
+/// stash / unstash for (value, flag) pairs whose flags are 0 or 1 (flagged_items, C): the values as
+/// word planes, as stash does, the flags as bit i of `bits` (Items <= 32).
+template <class C, int Items, class T>
+__device__ __forceinline__ void stash_flagged(unsigned char* staging, const T (&x)[Items], unsigned& bits) {
+  static_assert(Items <= 32, "one bit per item in a 32-bit register");
+  __syncwarp();
+  bits = 0;
+#pragma unroll
+  for (int i = 0; i < Items; ++i) {
+    stash_item(staging, i, C::value(x[i]));
+    bits |= C::flag(x[i]) ? 1u << i : 0u;
+  }
+}
+template <class C, int Items, class T>
+__device__ __forceinline__ void unstash_flagged(const unsigned char* staging, unsigned bits, T (&x)[Items]) {
+  using V = typename C::value_t;
+#pragma unroll
+  for (int i = 0; i < Items; ++i) x[i] = C::make(stashed_item<V>(staging, i), (bits >> i) & 1u);
+}
+
+/// The last tile's thread fold, where K::last_tile_staged: stashes the thread's items (blocked) in
+/// its warp's staging area and folds, one at a time, those before `valid` (none: item 0, no call).
+/// Returns the fold; `mine` gets how many there are.
 template <class K, class Op>
-__device__ __forceinline__ typename K::acc_t fold_stashed_items(const unsigned char* area, int mine, Op op) {
+__device__ __forceinline__ typename K::acc_t stash_and_fold_last_tile(typename K::temp_storage& s, int valid,
+                                                                      const typename K::acc_t (&x)[K::items], Op op,
+                                                                      int& mine) {
   using Acc = typename K::acc_t;
+  unsigned char* const area = s.staging[warp_index()] + K::kept_bytes;
+  stash<K::items>(area, x);
+  mine = block_scan_items<typename K::block_scan_t, Acc>::template items_of_thread<K::items>(valid);
   Acc partial = stashed_item<Acc>(area, 0);
 #pragma unroll 1
   for (int i = 1; i < mine; ++i) partial = op(partial, stashed_item<Acc>(area, i));
@@ -440,11 +412,9 @@ template <class K, class Problem, class Prefix>
 __device__ __forceinline__ void scan_last_tile(typename K::temp_storage& s, const Problem& p, int valid,
                                                typename K::acc_t (&x)[K::items], Prefix&& prefix) {
   using Acc = typename K::acc_t;
-  using items_t = block_scan_items<typename K::block_scan_t, Acc>;
   unsigned char* const area = s.staging[warp_index()] + K::kept_bytes;
-  stash<K::items>(area, x);
-  const int mine = items_t::template items_of_thread<K::items>(valid);
-  const Acc partial = fold_stashed_items<K>(area, mine, p.op);
+  int mine = 0;
+  const Acc partial = stash_and_fold_last_tile<K>(s, valid, x, p.op, mine);
   Acc carry;
   const bool has = typename K::block_scan_t(s.scan).exclusive_scan(partial, carry, p.op, prefix,
                                                                    (valid + K::items - 1) / K::items);
@@ -511,16 +481,13 @@ template <class K, class Problem>
 __device__ __forceinline__ typename K::acc_t reduce_tile(typename K::temp_storage& s, const Problem& p,
                                                          std::int64_t base, int valid) {
   using Acc = typename K::acc_t;
-  using items_t = block_scan_items<typename K::block_scan_t, Acc>;
   Acc x[K::items];
   load_tile<K>(s, p.in, base, valid, x);
   if constexpr (K::last_tile_staged) {
     if (valid < K::tile_items) {  // the last tile: its items before `valid` only, as scan_last_tile
-      unsigned char* const area = s.staging[warp_index()] + K::kept_bytes;
-      stash<K::items>(area, x);
-      const int mine = items_t::template items_of_thread<K::items>(valid);
-      return typename K::block_scan_t(s.scan).reduce(fold_stashed_items<K>(area, mine, p.op), p.op,
-                                                     (valid + K::items - 1) / K::items);
+      int mine = 0;
+      const Acc partial = stash_and_fold_last_tile<K>(s, valid, x, p.op, mine);
+      return typename K::block_scan_t(s.scan).reduce(partial, p.op, (valid + K::items - 1) / K::items);
     }
   }
   return typename K::block_scan_t(s.scan).reduce(thread_reduce(x, p.op), p.op);

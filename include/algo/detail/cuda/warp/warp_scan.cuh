@@ -71,14 +71,7 @@ class warp_scan<T, warp_phase::shfl_t> {
   /// Lane i gets op(v_0, ..., v_i).
   template <class Op>
   __device__ __forceinline__ T inclusive(T v, Op op) const {
-    const int lane = lanes_.rank();
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      if (d >= lanes_.width) break;
-      const T other = shfl_up(v, d, lanes_.mask, lanes_.width);
-      if (lane >= d) v = op(other, v);
-    }
-    return v;
+    return inclusive_first(v, op, 32);
   }
 
   /// Inclusive and exclusive results at once; lane 0's exclusive value is unspecified.
@@ -135,23 +128,7 @@ class warp_scan<T, warp_phase::smem_t> {
 
   template <class Op>
   __device__ __forceinline__ T inclusive(T v, Op op) const {
-    const int lane = lanes_.rank();
-    const int i = pad + lane;
-    __syncwarp(lanes_.mask);  // lanes still reading this storage from an earlier scan are done
-    put(i, v);
-    __syncwarp(lanes_.mask);
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      if (d >= lanes_.width) break;
-      const T other = get(i - d);
-      __syncwarp(lanes_.mask);  // every lane has read step d's inputs before any lane overwrites them
-      if (lane >= d) {
-        v = op(other, v);
-        put(i, v);
-      }
-      __syncwarp(lanes_.mask);
-    }
-    return v;
+    return inclusive_first(v, op, 32);
   }
 
   template <class Op>
@@ -165,14 +142,14 @@ class warp_scan<T, warp_phase::smem_t> {
   __device__ __forceinline__ T inclusive_first(T v, Op op, int valid, int span = 32) const {
     const int lane = lanes_.rank();
     const int i = pad + lane;
-    __syncwarp(lanes_.mask);
+    __syncwarp(lanes_.mask);  // lanes still reading this storage from an earlier scan are done
     put(i, v);
     __syncwarp(lanes_.mask);
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
       if (d >= lanes_.width || d >= span) break;
       const T other = get(i - d);
-      __syncwarp(lanes_.mask);
+      __syncwarp(lanes_.mask);  // every lane has read step d's inputs before any lane overwrites them
       if (lane >= d && lane < valid) {
         v = op(other, v);
         put(i, v);
