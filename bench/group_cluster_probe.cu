@@ -282,16 +282,7 @@ int main(int argc, char** argv) {
   check(cudaDeviceSynchronize(), "make_records");
 
   // ---- the reference (and the baseline row): Thrust sort_by_key + reduce_by_key of copies ------------------
-  thrust::device_vector<std::uint32_t> rk(n), rout_k(n);
-  thrust::device_vector<float> rv(n), rout_v(n);
-  const double t_thrust = time_ms(
-      [&] {
-        thrust::copy(keys.begin(), keys.end(), rk.begin());
-        thrust::copy(vals.begin(), vals.end(), rv.begin());
-        thrust::sort_by_key(thrust::device, rk.begin(), rk.end(), rv.begin());
-        thrust::reduce_by_key(thrust::device, rk.begin(), rk.end(), rv.begin(), rout_k.begin(), rout_v.begin());
-      },
-      reps);
+  const double t_thrust = time_thrust_sort_reduce(keys, vals, reps);
   // the reference with first indices (group_probe.cuh)
   const reference ref = thrust_reference(keys, vals, idx);
   const long long groups = static_cast<long long>(ref.k.size());
@@ -329,6 +320,8 @@ int main(int argc, char** argv) {
                                                              thrust::raw_pointer_cast(sink.data()));
       },
       reps);
+  thrust::device_vector<std::uint32_t> rk(n);
+  thrust::device_vector<float> rv(n);
   const double t_copies = time_ms(
       [&] {
         thrust::copy(keys.begin(), keys.end(), rk.begin());

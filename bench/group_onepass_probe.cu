@@ -298,16 +298,7 @@ int main(int argc, char** argv) {
   check(cudaDeviceSynchronize(), "make_records");
 
   // ---- the baseline: Thrust sort_by_key + reduce_by_key of copies; the reference with first indices ----
-  thrust::device_vector<std::uint32_t> rk(n), rout_k(n);
-  thrust::device_vector<float> rv(n), rout_v(n);
-  const double t_thrust = time_ms(
-      [&] {
-        thrust::copy(keys.begin(), keys.end(), rk.begin());
-        thrust::copy(vals.begin(), vals.end(), rv.begin());
-        thrust::sort_by_key(thrust::device, rk.begin(), rk.end(), rv.begin());
-        thrust::reduce_by_key(thrust::device, rk.begin(), rk.end(), rv.begin(), rout_k.begin(), rout_v.begin());
-      },
-      reps);
+  const double t_thrust = time_thrust_sort_reduce(keys, vals, reps);
   const reference ref = thrust_reference(keys, vals, idx);
   std::printf("reference: %zu groups\n", ref.k.size());
 

@@ -61,6 +61,23 @@ double time_ms(F&& f, int reps) {
   return t[t.size() / 2];
 }
 
+/// The baseline users run today, timed as time_ms does: Thrust sort_by_key + reduce_by_key of
+/// copies of the records (the copies counted, as the bench's group_reduce rows count them).
+inline double time_thrust_sort_reduce(const thrust::device_vector<std::uint32_t>& keys,
+                                      const thrust::device_vector<float>& vals, int reps) {
+  const std::size_t n = keys.size();
+  thrust::device_vector<std::uint32_t> rk(n), rout_k(n);
+  thrust::device_vector<float> rv(n), rout_v(n);
+  return time_ms(
+      [&] {
+        thrust::copy(keys.begin(), keys.end(), rk.begin());
+        thrust::copy(vals.begin(), vals.end(), rv.begin());
+        thrust::sort_by_key(thrust::device, rk.begin(), rk.end(), rv.begin());
+        thrust::reduce_by_key(thrust::device, rk.begin(), rk.end(), rv.begin(), rout_k.begin(), rout_v.begin());
+      },
+      reps);
+}
+
 /// The groups of records (keys[i], vals[i], idx[i]), sorted by key: each key, the sum of its values
 /// and its smallest index.
 struct reference {
