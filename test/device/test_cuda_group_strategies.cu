@@ -368,6 +368,11 @@ namespace {
 struct forced_partitions : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
+/// Always its one-pass form (256 partitions, a block each; the default takes it from the sample,
+/// for uniform keys over 2^18 to ~1.26 M).
+struct forced_onepass : algo::detail::group::oa_tuning {
+  static constexpr int table_choice = algo::detail::group::table_choice_onepass;
+};
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
 /// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
@@ -389,9 +394,10 @@ void check_partitioned() {
     for (const std::int64_t n : {std::int64_t(1), std::int64_t(2047), std::int64_t(2049), std::int64_t(4097),
                                  std::int64_t(3 * 2048 + 1), std::int64_t(65536 + 17), (std::int64_t(1) << 20) + 3}) {
       if (small_run() && n > 70000) continue;
-      check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m),
-                                     make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n)),
-                                     make_values<V>(n, 41 + static_cast<std::uint64_t>(n)));
+      const auto hkeys = make_keys(c.d, n, c.m, 600 + static_cast<std::uint64_t>(n));
+      const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
+      check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m), hkeys, hvals);
+      check_tuned<forced_onepass>("one pass, " + dist_name(c.d, c.m), hkeys, hvals);
     }
 }
 
@@ -462,6 +468,30 @@ void check_partitioned_lumps() {
                              "): " + dist_name(c.d, c.m);
     if (c.lump) check_tuned<forced_partitions>(what, hkeys, hvals, lumpy_hash{c.lump});
     else check_tuned<forced_partitions>(what, hkeys, hvals, top_zero_hash{});
+  }
+}
+
+/// The one-pass build with more keys in a partition than its block's table holds (top_zero_hash:
+/// every key in partition 0; 8192 slots): the table overflows, and the call builds one table
+/// instead; and just under that (8000 keys in one partition, and 2^20 keys over 256 partitions).
+template <class V>
+void check_onepass_overflow() {
+  struct c_t {
+    dist d;
+    std::int64_t m, n;
+    bool lump;
+  };
+  const c_t cs[] = {{dist::all_distinct, 0, 30001, true},
+                    {dist::uniform, 8000, 65536 + 5, true},
+                    {dist::all_distinct, 0, 9000, true},
+                    {dist::all_distinct, 0, (1 << 20) + 3, false}};
+  for (const c_t& c : cs) {
+    if (small_run() && c.n > 70000) continue;
+    const auto hkeys = make_keys(c.d, c.n, c.m, 800 + static_cast<std::uint64_t>(c.n));
+    const auto hvals = make_values<V>(c.n, 47 + static_cast<std::uint64_t>(c.n));
+    const std::string what = std::string("one pass, ") + (c.lump ? "one partition: " : "") + dist_name(c.d, c.m);
+    if (c.lump) check_tuned<forced_onepass>(what, hkeys, hvals, top_zero_hash{});
+    else check_tuned<forced_onepass>(what, hkeys, hvals);
   }
 }
 
@@ -538,6 +568,13 @@ TEST_CASE("cuda group_reduce, the partitioned build: one partition of many chunk
   check_partitioned_lumps<std::int32_t>();
 }
 
+TEST_CASE("cuda group_reduce, the one-pass partitioned build: a partition over its block's table (one table "
+          "instead), and just under it",
+          "[cuda][group][partitioned][onepass]") {
+  check_onepass_overflow<float>();
+  check_onepass_overflow<std::int64_t>();
+}
+
 TEST_CASE("cuda group_reduce, the partitioned build: key_equal not bitwise", "[cuda][group][partitioned]") {
   check_partitioned_not_bitwise();
 }
@@ -599,6 +636,7 @@ struct sized_below_16mb : algo::detail::group::oa_tuning {
 /// The sample's choice for these keys: the status after sample_kernel, given the host's size `cap`
 /// (slots of 16 bytes: the packed table of int keys and float sums).
 algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap) {
+  // (the one-pass range as the default's: oa_tuning::onepass_min_keys to 256 partitions' tables)
   namespace g = algo::detail::group;
   const device_buffer<std::int32_t> keys(hkeys);
   g::build_status* status = nullptr;
@@ -609,7 +647,10 @@ algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>&
           cudaSuccess);
   sk<<<1, g::sample_threads, g::sample_smem>>>(keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status,
                                                g::oa_tuning::partition_singletons, g::oa_tuning::partition_repeated,
-                                               g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16);
+                                               g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16,
+                                               g::oa_tuning::onepass_min_keys,
+                                               static_cast<double>(1 << g::onepass_bits) * g::onepass_slots *
+                                                   g::onepass_load);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   g::build_status st{};
   REQUIRE(cudaMemcpy(&st, status, sizeof(st), cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -633,21 +674,23 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     std::string what;
     std::vector<std::int32_t> keys;
     unsigned long long lo, hi;  // the chosen slots within [lo, hi] (0: the host's size kept)
-    bool partitioned;
+    unsigned mode;              // 0: one table; g::mode_partitioned, g::mode_onepass
   };
   const c_t cs[] = {
-      {"uniform over 1000 keys", make_keys(dist::uniform, n, 1000, 11), 1ull << 17, 1ull << 17, false},
-      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 17, 1ull << 18, false},
-      {"uniform over 2^19 keys", make_keys(dist::uniform, n, 1 << 19, 13), 1ull << 20, 1ull << 21, false},
-      {"64 keys, then distinct ones", lumpy, 1ull << 17, 1ull << 17, false},
+      {"uniform over 1000 keys", make_keys(dist::uniform, n, 1000, 11), 1ull << 17, 1ull << 17, 0},
+      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 17, 1ull << 18, 0},
+      // (over oa_tuning::onepass_min_keys = 2^18: the one-pass build, no table sized)
+      {"uniform over 2^19 keys", make_keys(dist::uniform, n, 1 << 19, 13), 0, 0, g::mode_onepass},
+      {"uniform over 2^20 keys", make_keys(dist::uniform, n, 1 << 20, 16), 0, 0, g::mode_onepass},
+      {"64 keys, then distinct ones", lumpy, 1ull << 17, 1ull << 17, 0},
       // (~230 K distinct keys in 2^20 records; its sample's second half's new keys bound them)
-      {"skewed over 2^20 keys", make_keys(dist::skewed, n, 1 << 20, 14), 1ull << 20, 1ull << 21, false},
-      {"all distinct", make_keys(dist::all_distinct, n, 0, 15), 0, 0, true},
+      {"skewed over 2^20 keys", make_keys(dist::skewed, n, 1 << 20, 14), 1ull << 20, 1ull << 21, 0},
+      {"all distinct", make_keys(dist::all_distinct, n, 0, 15), 0, 0, g::mode_partitioned},
   };
   for (const c_t& c : cs) {
     INFO(c.what << ", n = " << n);
     const g::build_status st = sample_choice(c.keys, host_cap);
-    CHECK((st.pad == g::mode_partitioned) == c.partitioned);
+    CHECK(st.pad == c.mode);
     if (c.lo == 0) {
       CHECK(st.cap == 0);
     } else {

@@ -27,7 +27,8 @@ namespace algo::detail::group {
 
 // ---- build: open addressing --------------------------------------------------------------------------
 /// oa_tuning::table_choice's values.
-inline constexpr int table_choice_sample = 0, table_choice_one = 1, table_choice_partitioned = 2;
+inline constexpr int table_choice_sample = 0, table_choice_one = 1, table_choice_partitioned = 2,
+                     table_choice_onepass = 3;
 
 /// The open-addressing build's tuning: what algo::cuda runs. The bench times other values side
 /// by side (a type deriving from this one and hiding a member).
@@ -70,8 +71,14 @@ struct oa_tuning {
   /// table_choice_sample picks from the first records (the partitioned build when more than
   /// `partition_singletons` / 4096 of the first 4096 records have a key seen once among them),
   /// table_choice_one never partitions, table_choice_partitioned always does (tests cover it
-  /// at small sizes so).
+  /// at small sizes so), table_choice_onepass always takes its one-pass form (below).
   static constexpr int table_choice = 0;
+  /// The sample's third choice (partitioned.cuh, sample_kernel; 0: off): uniform-like keys that
+  /// its estimate puts over `onepass_min_keys` and within what one scatter pass's 256 partitions
+  /// hold in their blocks' shared tables (256 x onepass_slots x onepass_load, ~1.26 M) take the
+  /// partitioned build in one pass (onepass_aggregate_kernel: a block a partition) instead of one
+  /// table, whose random L2 atomics cost more a record there than the pass does.
+  static constexpr double onepass_min_keys = 262144.0;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).

@@ -117,7 +117,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // (bits: the partition bits of the records' order, 0 for input order; give_up: return -1 when
     // the table overflows, cap then set from the estimate, instead of growing it)
     // (sample: the first build starts with the sample of partitioned.cuh and returns -2, having
-    // built nothing, when it chose the partitioned build)
+    // built nothing, when it chose the partitioned build, -3 when its one-pass form)
     const auto build = [&](auto bk, auto bv, auto index, int bits, bool give_up, bool sample = false) -> std::int64_t {
       const auto kernel = [] {
         if constexpr (Tuning::build_min_blocks > 0)
@@ -160,9 +160,14 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
               cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sample_smem)),
               name, "cudaFuncSetAttribute");
           // (not the last size, which probes on: a sized table must give up as a growing one does)
+          // (the one-pass range: Tuning::onepass_min_keys to what 256 partitions' tables hold)
+          const double onepass_max = Tuning::onepass_min_keys > 0.0
+                                         ? static_cast<double>(1 << onepass_bits) * onepass_slots * onepass_load
+                                         : 0.0;
           sk<<<1, sample_threads, sample_smem, p.stream>>>(keys, static_cast<long long>(n), hash, status,
                                                            Tuning::partition_singletons, Tuning::partition_repeated,
-                                                           Tuning::partition_skew, cap, last ? 0ull : floor_cap);
+                                                           Tuning::partition_skew, cap, last ? 0ull : floor_cap,
+                                                           Tuning::onepass_min_keys, onepass_max);
           cuda::check_launch(name, "sample_kernel");
           clear_table_gated_kernel<<<std::min(grid_for(static_cast<long long>(cap)), gated_blocks), threads, 0,
                                      p.stream>>>(table, cap, status);
@@ -177,6 +182,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         rank_count(name, p, table, cap, rb, status, sample, gated_blocks);
         const build_status st = cuda::copy_to_host(name, status, p.stream);
         if (sample && st.abort && st.pad == mode_partitioned) return -2;
+        if (sample && st.abort && st.pad == mode_onepass) return -3;
         sample = false;
         if (!st.abort) {
           // (the home slots of a table the sample sized: the hash's top bits, sized_shift)
@@ -236,11 +242,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // the partitioned build (partitioned.cuh): sample, histogram, plan, scatter passes,
     // aggregate (groups appended to their spans' regions of the list), count, place; -1 when the
     // overflow table overflowed (the caller builds one table instead)
+    // (onepass: 2^onepass_bits partitions, one scatter pass, a block a partition)
     // (generic: instantiated only where can_partition below holds)
-    const auto partitioned_build = [&](auto) -> std::int64_t {
+    const auto partitioned_build = [&](bool onepass) -> std::int64_t {
       int lg = 0;
       while ((std::int64_t(1) << lg) < n) ++lg;
-      const int P = std::min(max_partition_bits, std::max(1, lg - 11));  // partitions of 1024-2048 records
+      // partitions of 1024-2048 records, or onepass_bits of them
+      const int P = onepass ? onepass_bits : std::min(max_partition_bits, std::max(1, lg - 11));
       const int passes = P <= 8 ? 1 : 2;
       const digit_pass p0{64 - (P <= 8 ? P : 8), P <= 8 ? P : 8}, p1{64 - P, P - 8};
       const long long parts = 1ll << P;
@@ -327,17 +335,22 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
         std::swap(fw, lw);
         std::swap(fv, lv);
       }
-      // aggregate (the overflow table: the keys of partitions of several chunks)
-      const unsigned long long cap_o = hc::pow2_ceil(static_cast<unsigned long long>(
-          std::ceil(static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(n / 32, 4096), 1 << 21)) /
-                    size_load)));
+      // aggregate (the overflow table: the keys of partitions of several chunks; none in one pass,
+      // whose blocks hold whole partitions: a token table, neither cleared nor read)
+      const unsigned long long cap_o =
+          onepass ? 64ull
+                  : hc::pow2_ceil(static_cast<unsigned long long>(std::ceil(
+                        static_cast<double>(std::min<std::int64_t>(std::max<std::int64_t>(n / 32, 4096), 1 << 21)) /
+                        size_load)));
       cuda::temporary_buffer slots_o(p, static_cast<std::size_t>(cap_o) * sizeof(Slot));
       const Table overflow{slots_o.as<Slot>(), cap_o - 1, Comb{accumulate_with<Op, Acc>{op}}, eq};
       // (gated: a grid of 8 blocks an SM that loops, so that a skipped clear or scan costs little)
       const unsigned gated_grid =
           std::min<unsigned>(grid_for(static_cast<long long>(cap_o)), 8u * static_cast<unsigned>(dev.sm_count));
-      clear_overflow_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, multi.as<unsigned>());
-      cuda::check_launch(name, "clear_overflow_kernel");
+      if (!onepass) {
+        clear_overflow_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, multi.as<unsigned>());
+        cuda::check_launch(name, "clear_overflow_kernel");
+      }
       clear_status_kernel<><<<1, 1, 0, p.stream>>>(status);
       cuda::check_launch(name, "clear_status_kernel");
       // the groups by where they first appear (spans of place_span input positions)
@@ -348,20 +361,33 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       const span_list<Acc> list{lw, lv, span_count.as<unsigned>()};
       const aggregate_out<Table, Acc> out{list, overflow, status,
                                           static_cast<unsigned long long>(static_cast<double>(cap_o) * limit_load)};
-      const auto agg = aggregate_kernel<Front, Table, Acc, Hash>;
-      constexpr std::size_t smem = aggregate_smem<Front>();
-      check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), name,
-                 "cudaFuncSetAttribute");
-      check_cuda(cudaFuncSetAttribute(agg, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
-                 name, "cudaFuncSetAttribute");
-      agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
-                                                                         prefix.as<unsigned>(), unit_part.as<unsigned>(),
-                                                                         parts, out);
-      cuda::check_launch(name, "aggregate_kernel");
-      // the overflow table's groups appended to the list; the spans' groups counted; each group
+      const auto set_smem = [&](auto kernel, std::size_t bytes) {
+        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+                   name, "cudaFuncSetAttribute");
+        check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared),
+                   name, "cudaFuncSetAttribute");
+      };
+      if (onepass) {
+        const auto agg = onepass_aggregate_kernel<Front, Table, Acc, Hash>;
+        constexpr std::size_t smem = onepass_smem<Front>();
+        set_smem(agg, smem);
+        agg<<<static_cast<unsigned>(parts), onepass_threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(), out);
+        cuda::check_launch(name, "onepass_aggregate_kernel");
+      } else {
+        const auto agg = aggregate_kernel<Front, Table, Acc, Hash>;
+        constexpr std::size_t smem = aggregate_smem<Front>();
+        set_smem(agg, smem);
+        agg<<<static_cast<unsigned>(units_max), threads, smem, p.stream>>>(fw, fv, hash, bounds.as<unsigned>(),
+                                                                           prefix.as<unsigned>(),
+                                                                           unit_part.as<unsigned>(), parts, out);
+        cuda::check_launch(name, "aggregate_kernel");
+        // the overflow table's groups appended to the list
+        append_table_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, list, multi.as<unsigned>());
+        cuda::check_launch(name, "append_table_kernel");
+      }
+      // the hot table's groups appended to the list; the spans' groups counted; each group
       // written at its rank (no synchronization before: the host reads the count at the end)
-      append_table_kernel<<<gated_grid, threads, 0, p.stream>>>(overflow, cap_o, list, multi.as<unsigned>());
-      cuda::check_launch(name, "append_table_kernel");
       if constexpr (hot_keys) {
         append_table_kernel<<<grid_for(hot_table_slots), threads, 0, p.stream>>>(hot_t, hot_table_slots, list, nullptr);
         cuda::check_launch(name, "append_table_kernel");
@@ -394,11 +420,14 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     } else {
       if constexpr (can_partition) {
         if (n < (std::int64_t(1) << 30)) {
-          std::int64_t groups = -2;
+          std::int64_t groups = Tuning::table_choice == table_choice_onepass ? -3 : -2;
           if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records)
             groups = build(keys, values, identity_index{}, 0, false, true);
-          if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records))
-            groups = partitioned_build(0);
+          if (groups == -3) {
+            groups = partitioned_build(true);
+          } else if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records)) {
+            groups = partitioned_build(false);
+          }
           if (groups >= 0) return groups;
           // the overflow table overflowed: one table, grown as it needs
         }

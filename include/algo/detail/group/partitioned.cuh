@@ -71,8 +71,11 @@ inline constexpr int sample_slots = 1 << 16;
 inline constexpr int sample_threads = 1024;
 inline constexpr std::size_t sample_smem =
     sample_slots * sizeof(unsigned short) + (sample_slots / 32) * sizeof(unsigned);
-/// build_status::pad after the sample: the records go to the partitioned build.
+/// build_status::pad after the sample: the records go to the partitioned build ...
 inline constexpr unsigned mode_partitioned = 1;
+/// ... or to its one-pass form (uniform keys, as many as one pass's 256 partitions hold in their
+/// blocks' shared tables: onepass_aggregate_kernel).
+inline constexpr unsigned mode_onepass = 2;
 /// A sized table holds the estimated distinct keys times this at its load limit.
 inline constexpr double size_margin = 1.2;
 /// The sample's size estimate treats the keys as uniform when the first records' repeated keys
@@ -130,10 +133,16 @@ __device__ __forceinline__ bool sample_uniform_within(double d, double r, double
 ///    is what this buys: ~1 M uniform keys take 32 MB instead of 64. (Skipped where the first
 ///    part's repeats are skewed and a quarter of its Good-Turing new-key rate, singletons / s,
 ///    would already fill the host's table.)
+/// 3. The one-pass partitioned build (onepass_max > 0), in place of the one table, when the first
+///    part's repeats look uniform and the uniform estimate of part 2 puts the keys over
+///    `onepass_min` and within `onepass_max` (status->abort = 1, status->pad = mode_onepass): many
+///    more keys than a table in the L2 serves fast, few enough that 256 partitions each fit a
+///    block's shared table (one scatter pass instead of the records' random atomics in the L2).
 template <class KeyIt, class Hash>
 __global__ void __launch_bounds__(sample_threads)
     sample_kernel(KeyIt keys, long long n, Hash hash, build_status* status, unsigned min_singletons,
-                  unsigned max_repeated, unsigned skew, unsigned long long cap, unsigned long long floor_cap) {
+                  unsigned max_repeated, unsigned skew, unsigned long long cap, unsigned long long floor_cap,
+                  double onepass_min = 0.0, double onepass_max = 0.0) {
   using K = iter_value_t<KeyIt>;
   extern __shared__ unsigned sample_shared[];
   unsigned* dup = sample_shared;
@@ -178,7 +187,8 @@ __global__ void __launch_bounds__(sample_threads)
     const double bound = static_cast<double>(s_new) +
                          0.25 * static_cast<double>(singles) / static_cast<double>(s) * static_cast<double>(n - s);
     const bool hopeless = !uniform_like && bound * size_margin >= static_cast<double>(cap) * limit_load;
-    s_size = !part && !hopeless && floor_cap > 0 && floor_cap < cap && n > s;
+    s_size = !part && !hopeless && n > s &&
+             ((floor_cap > 0 && floor_cap < cap) || (onepass_max > 0.0 && uniform_like));
   }
   __syncthreads();
   if (!s_size) return;
@@ -208,6 +218,16 @@ __global__ void __launch_bounds__(sample_threads)
     const double dn = static_cast<double>(n), dr = static_cast<double>(r);
     const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
     const double bound = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
+    // 3. uniform keys, more than onepass_min and at most onepass_max of them: the one-pass build
+    // (the first part's repeats uniform-like, and the uniform estimate within that range: not
+    // within onepass_min keys, within onepass_max; both need r - d >= 16 repeats in the sample)
+    if (onepass_max > 0.0 && uniform_like && sample_uniform_within(distinct, dr, onepass_max) &&
+        !sample_uniform_within(distinct, dr, onepass_min) && bound > onepass_min) {
+      status->pad = mode_onepass;
+      status->abort = 1u;
+      return;
+    }
+    if (!(floor_cap > 0 && floor_cap < cap)) return;
     // the smallest size whose load limit holds size_margin x the keys by either estimate (one
     // exponential a size tried, at most ~10; no solving for m)
     unsigned long long want = floor_cap;
@@ -818,6 +838,41 @@ struct aggregate_out {
   unsigned long long limit;
 };
 
+/// Every group of a block's shared table (all of its partition's keys) appended to its span's
+/// region of the list; all `Threads` threads, after a barrier. Warp w takes slots [Slots / warps
+/// x w, ...), 32 consecutive ones an iteration (the shared-memory reads free of bank conflicts; a
+/// thread's consecutive slots would put a warp's reads 128 bytes apart: one bank). A thread's
+/// places are reserved 8 at a time, the 8 atomics in flight at once, then those groups stored (one
+/// at a time, each store waited for its atomic's answer).
+template <int Slots, int Threads, class Front, class Acc>
+__device__ __forceinline__ void append_front_groups(const Front& front, const span_list<Acc>& list) {
+  constexpr int warps = Threads / 32;
+  constexpr int iters = Slots / Threads;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (Slots / warps) + lane;
+  constexpr int batch = 8;  // (16 offsets at once spilled at 64 registers)
+  static_assert(Slots % Threads == 0 && iters % batch == 0, "whole batches");
+#pragma unroll 1
+  for (int j0 = 0; j0 < iters; j0 += batch) {
+    unsigned occ = 0, offset[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      const unsigned long long w = front.words[first_slot + 32 * (j0 + j)];
+      if (w != hc::empty_word) {
+        occ |= 1u << j;
+        offset[j] = list.reserve(w);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      if ((occ >> j) & 1u) {
+        const unsigned long long slot = first_slot + 32 * (j0 + j);
+        list.store(front.words[slot], offset[j], front.value(slot));
+      }
+    }
+  }
+}
+
 /// The shared memory aggregate_kernel needs for `Front` (dynamic: words, then aggregates).
 template <class Front>
 constexpr std::size_t aggregate_smem() {
@@ -888,36 +943,8 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   }
   __syncthreads();
   if (whole) {
-    // every key of the partition is here: each group appended to its span's region of the list.
-    // Warp w takes slots [512 w, 512 (w + 1)), 32 consecutive ones an iteration (the shared-memory
-    // reads free of bank conflicts; a thread's 16 consecutive slots put a warp's reads 128 bytes
-    // apart: one bank). A thread's places are reserved 8 at a time, the 8 atomics in flight at once,
-    // then those groups stored (one at a time, each store waited for its atomic's answer).
-    constexpr int warps = threads / 32;
-    constexpr int iters = aggregate_slots / threads;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned long long first_slot = static_cast<unsigned long long>(warp) * (aggregate_slots / warps) + lane;
-    constexpr int batch = 8;  // (16 offsets at once spilled at 64 registers)
-    static_assert(iters % batch == 0, "whole batches");
-#pragma unroll 1
-    for (int j0 = 0; j0 < iters; j0 += batch) {
-      unsigned occ = 0, offset[batch];
-#pragma unroll
-      for (int j = 0; j < batch; ++j) {
-        const unsigned long long w = front.words[first_slot + 32 * (j0 + j)];
-        if (w != hc::empty_word) {
-          occ |= 1u << j;
-          offset[j] = out.list.reserve(w);
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < batch; ++j) {
-        if ((occ >> j) & 1u) {
-          const unsigned long long slot = first_slot + 32 * (j0 + j);
-          out.list.store(front.words[slot], offset[j], front.value(slot));
-        }
-      }
-    }
+    // every key of the partition is here: each group appended to its span's region of the list
+    append_front_groups<aggregate_slots, threads>(front, out.list);
   } else {
     // one chunk of a larger partition: its partial groups into the overflow table
     unsigned claims = 0;
@@ -938,6 +965,76 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
       if (old + claims > out.limit) atomicExch(&out.status->abort, 1u);
     }
   }
+}
+
+// ---- the one-pass build's aggregate ------------------------------------------------------------------
+/// The one-pass build (the sample's mode_onepass: uniform keys, up to ~1.2 M of them): one scatter
+/// pass into onepass_bits = 8 bits of partitions, each ~m / 256 keys however many records, and
+/// one block a partition folding all of its records into a shared table of onepass_slots, so that
+/// every record meets a shared-memory slot instead of a random L2 atomic (the one table at
+/// m = 2^20), and one pass instead of two reorders them (the partitions of ~2048 records).
+inline constexpr int onepass_bits = 8;
+inline constexpr int onepass_slots = 8192;
+inline constexpr int onepass_threads = 512;
+inline constexpr int onepass_items = 8;  // records a thread loads before it inserts them
+/// The sample sends keys to the one-pass build up to this load of the partitions' tables (keys
+/// per partition / onepass_slots, the partitions' own spread and the estimate's ~5 % beside it).
+inline constexpr double onepass_load = 0.6;
+/// A record's insert gives up after this many probes: the table is full (the sample's estimate
+/// was wrong), and the call then builds one table, as an overflow of the partitioned build does.
+inline constexpr unsigned long long onepass_max_probes = 512;
+
+template <class Front>
+constexpr std::size_t onepass_smem() {
+  return static_cast<std::size_t>(onepass_slots) * (sizeof(unsigned long long) + sizeof(typename Front::storage));
+}
+
+/// One block of onepass_threads a partition (grid = 2^onepass_bits), onepass_smem bytes of dynamic
+/// shared memory: the partition's records [bounds[p], bounds[p + 1]) into the block's table in
+/// rounds of onepass_items a thread (every load of a round in flight before its inserts), then
+/// every group appended to its span's region of the list (append_front_groups). A record that
+/// finds no slot sets status->abort: the host then builds one table.
+template <class Front, class Table, class Acc, class Hash>
+__global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 * 1024 ? 2 : 1)
+    onepass_aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
+                             aggregate_out<Table, Acc> out) {
+  using K = typename Table::key_type;
+  using S = typename Front::storage;
+  extern __shared__ unsigned long long agg_smem[];
+  const Front front{agg_smem, reinterpret_cast<S*>(agg_smem + onepass_slots),
+                    static_cast<unsigned long long>(onepass_slots - 1), out.overflow.comb, out.overflow.eq};
+  const long long b = bounds[blockIdx.x], e = bounds[blockIdx.x + 1];
+  for (int i = threadIdx.x; i < onepass_slots; i += onepass_threads) front.clear(static_cast<unsigned long long>(i));
+  __syncthreads();
+  bool full = false;
+  constexpr long long round = static_cast<long long>(onepass_threads) * onepass_items;
+#pragma unroll 1
+  for (long long base = b; base < e; base += round) {
+    unsigned long long w_[onepass_items];
+    Acc v_[onepass_items];
+#pragma unroll
+    for (int j = 0; j < onepass_items; ++j) {
+      const long long i = base + j * onepass_threads + threadIdx.x;
+      w_[j] = 0ull;
+      v_[j] = Acc{};
+      if (i < e) {
+        w_[j] = words[i];
+        v_[j] = values[i];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < onepass_items; ++j) {
+      if (base + j * onepass_threads + threadIdx.x < e) {
+        const K key = hc::key_from_bits<K>(static_cast<std::uint32_t>(w_[j]));
+        full |= front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j], onepass_max_probes) < 0;
+      }
+    }
+  }
+  if (__syncthreads_or(full)) {
+    if (threadIdx.x == 0) atomicExch(&out.status->abort, 1u);
+    return;
+  }
+  append_front_groups<onepass_slots, onepass_threads>(front, out.list);
 }
 
 }  // namespace algo::detail::group

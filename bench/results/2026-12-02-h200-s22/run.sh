@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The runs of the twenty-second session (2026-12-02) on one H200 (the only kind lent), from the
+# tree's root on the GPU machine; binaries built on the CPU machine (nvcc 13.0, sm_90, Release)
+# and carried in build_x/x.tar.xz:
+#   STEP=probe  (1) group_m_sweep: the default, one table, the one-pass partitioned build and the
+#               two-pass one against Thrust's sort over m = 2^14 .. 2^22 (f32 uniform, 2^26 records);
+#               (2) test_cuda_group_strategies (the one-pass cases among them) and memcheck /
+#               racecheck / synccheck over its [onepass] and [sample] cases; (3) the scan section of
+#               the bench from main (m) and from the branch rts-whole-tiles (r), in the order
+#               ORDER (default m r r m)
+#   STEP=suite  everything but the bench built on the GPU machine from the tree carried, the whole
+#               CTest suite, the group cases and [spans] under compute-sanitizer
+# Output: r/ + summary_STEP.txt.
+set -u
+t0=$(date +%s)
+R=$OUT/r; mkdir -p "$R"; S=$OUT/summary_${STEP:-x}.txt
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } > "$R/env_${STEP:-x}.txt"
+X=$PWD/build_x
+[ -f $X/x.tar.xz ] && tar -C $X -xJf $X/x.tar.xz
+{
+case "${STEP:-}" in
+probe)
+  timeout 150 $X/group_m_sweep ${SWEEP_ARGS:-} > "$R/m_sweep.txt" 2>&1; echo "m_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  cat "$R/m_sweep.txt"
+  timeout 120 $X/test_cuda_group_strategies > "$R/group_strategies.log" 2>&1
+  echo "group_strategies rc $?: $(grep -E 'test cases|assertions' "$R/group_strategies.log" | tail -2 | tr '\n' ' ')"
+  grep -E "FAILED|with expansion" -A3 "$R/group_strategies.log" | head -30
+  for tool in memcheck racecheck synccheck; do
+    [ $(( $(date +%s) - t0 )) -gt 420 ] && { echo "$tool: no time left"; continue; }
+    ALGO_TEST_SMALL=1 timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 $X/test_cuda_group_strategies "[onepass],[sample],[partitioned]" > "$R/san_$tool.log" 2>&1
+    echo "$tool [onepass],[sample],[partitioned] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
+  done
+  for v in ${ORDER:-m r r m}; do
+    [ $(( $(date +%s) - t0 )) -gt 540 ] && { echo "$v: no time left"; continue; }
+    timeout 100 $X/$v/bench --only scan --csv "$R/bench_scan_$v.$(date +%s).csv" --commit "$v" > "$R/bench_scan_$v.$(date +%s).log" 2>&1
+    echo "$v scan rc $? t+$(( $(date +%s) - t0 ))"
+  done
+  ;;
+suite)
+  export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
+  source scripts/common.sh
+  algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"
+  timeout ${BUILD_LIMIT:-340} ninja -C /tmp/fb -k 0 -j 16 all > "$R/build.log" 2>&1
+  echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" "$R/build.log" | head; tail -1 "$R/build.log"
+  echo "$(ls /tmp/fb/test | grep -c '^test_') test programs"
+  timeout ${TEST_LIMIT:-180} ctest --test-dir /tmp/fb --output-on-failure --no-tests=error --parallel 16 \
+    -E "_large|docs_snippets|install_and_find_package|docs_links|docs_api_reference" > "$R/ctest.log" 2>&1
+  echo "ctest rc $? t+$(( $(date +%s) - t0 ))"
+  grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|Timeout|Not Run" "$R/ctest.log" | tail -14
+  echo "passed: $(grep -cE ' Passed ' "$R/ctest.log"), skipped: $(grep -cE '\*\*\*Skipped' "$R/ctest.log")"
+  for tool in memcheck racecheck synccheck; do
+    [ $(( $(date +%s) - t0 )) -gt 540 ] && { echo "$tool: no time left"; continue; }
+    ALGO_TEST_SMALL=1 timeout 40 compute-sanitizer --tool $tool --error-exitcode 9 /tmp/fb/test/test_cuda_scan_ordered_walks "[spans]" > "$R/san_spans_$tool.log" 2>&1
+    echo "$tool [spans] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_spans_$tool.log" | tr '\n' ' ')"
+  done
+  ;;
+esac
+} 2>&1 | tee "$S"
+(cd "$R" && ls *.log >/dev/null 2>&1 && tar -czf "$OUT/logs_${STEP:-x}.tar.gz" *.log && rm -f *.log)
+echo "total t+$(( $(date +%s) - t0 ))" | tee -a "$S"
