@@ -439,13 +439,15 @@ __device__ __forceinline__ void scan_last_tile(typename K::temp_storage& s, cons
 /// its items fit the staging: its own path, apart from the whole tiles' (woven into theirs, the
 /// last tile's predicated fold and rescan took their registers: the default float scan 48 -> 64,
 /// 3-5 % slower on an H200; bench/notes/scan.md, 2026-12-01).
-template <class K, class Problem, class Prefix>
+/// Whole = true: the caller knows the tile is whole (valid == tile_items): no last-tile path (a
+/// loop over a partition's whole tiles keeps the whole tiles' registers; partition_scan_kernel).
+template <class K, bool Whole = false, class Problem, class Prefix>
 __device__ __forceinline__ void scan_tile(typename K::temp_storage& s, const Problem& p, std::int64_t base, int valid,
                                           Prefix&& prefix) {
   using Acc = typename K::acc_t;
   Acc x[K::items];
   load_tile<K>(s, p.in, base, valid, x);
-  if constexpr (K::last_tile_staged) {
+  if constexpr (K::last_tile_staged && !Whole) {
     if (valid < K::tile_items) {
       scan_last_tile<K>(s, p, valid, x, prefix);
       store_tile<K>(s, p.out, base, valid, x);
