@@ -5,10 +5,14 @@
 // where claims come from.
 // Rows, for each m (uniform keys, 2^log2n records, float sums of small integers: exact), ms by
 // events, median of `reps`: Thrust's sort_by_key + reduce_by_key of the same records, the default
-// (algo::group_reduce on algo::cuda), one table (no switch), the one-pass build forced, the
-// partitioned build forced (P from n: two passes at 2^26). Every build's groups are checked
-// against the default's (the same keys in the same first-appearance order, the same sums: exact).
+// (algo::group_reduce on algo::cuda), the default as before (the sample's table the smallest that
+// holds the keys), the default with the one pass from 2^18 keys, one table (no switch), the
+// one-pass build forced, the partitioned build forced (P from n: two passes at 2^26). Every
+// build's groups are checked against the default's (the same keys in the same first-appearance
+// order, the same sums: exact).
 //   group_m_sweep [--log2n 26] [--reps 10] [--m LIST of log2 m, comma-separated]
+//   group_m_sweep --profile [--m 20]: one call of the one-pass build and one of the one table
+//   for each m, nothing else (for ncu / nsys)
 #include <cuda_runtime.h>
 
 #include <thrust/device_vector.h>
@@ -38,6 +42,15 @@ __global__ void make_records(std::uint32_t* keys, float* vals, long long n, std:
 }
 
 namespace g = algo::detail::group;
+/// The default as before 2026-12-02: the sample's table the smallest that holds the keys.
+struct sized_smallest : g::oa_tuning {
+  static constexpr double sized_table_l2_share = 0.0;
+  static constexpr double onepass_min_keys = 0.0;
+};
+/// The default with the one-pass build from 2^18 keys.
+struct default_onepass : g::oa_tuning {
+  static constexpr double onepass_min_keys = 262144.0;
+};
 struct one_table : g::oa_tuning {
   static constexpr int table_choice = g::table_choice_one;
 };
@@ -58,10 +71,12 @@ std::int64_t call(const std::uint32_t* k, const float* v, std::int64_t n, std::u
 
 int main(int argc, char** argv) {
   int log2n = 26, reps = 10;
+  bool profile = false;
   std::vector<int> ms = {14, 16, 17, 18, 19, 20, 21, 22};
   for (int a = 1; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--log2n") && a + 1 < argc) log2n = std::atoi(argv[++a]);
     else if (!std::strcmp(argv[a], "--reps") && a + 1 < argc) reps = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--profile")) profile = true;
     else if (!std::strcmp(argv[a], "--m") && a + 1 < argc) {
       ms.clear();
       for (const char* p = argv[++a]; *p;) {
@@ -76,8 +91,8 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "props");
   std::printf("group_m_sweep: %s, n = 2^%d, f32 uniform keys, ms (median of %d); ratio = sort / row\n", prop.name,
               log2n, reps);
-  std::printf("%-6s %9s | %-16s | %-16s | %-16s | %-16s | %s\n", "m", "groups", "default", "one table", "one pass",
-              "partitioned", "sort");
+  std::printf("%-6s %9s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %s\n", "m", "groups", "default",
+              "sized smallest", "default+1pass", "one table", "one pass", "partitioned", "sort");
   thrust::device_vector<std::uint32_t> keys(n), ko(n), ko2(n);
   thrust::device_vector<float> vals(n), vo(n), vo2(n);
   bool all_ok = true;
@@ -87,6 +102,12 @@ int main(int argc, char** argv) {
     check(cudaDeviceSynchronize(), "make_records");
     const std::uint32_t* k = keys.data().get();
     const float* v = vals.data().get();
+    if (profile) {
+      call<onepass>(k, v, n, ko2.data().get(), vo2.data().get());
+      call<one_table>(k, v, n, ko2.data().get(), vo2.data().get());
+      check(cudaDeviceSynchronize(), "profile");
+      continue;
+    }
     // the default's groups: the reference the others must equal
     const std::int64_t groups = algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get());
     check(cudaDeviceSynchronize(), "default");
@@ -105,17 +126,22 @@ int main(int argc, char** argv) {
         all_ok = false;
       }
     };
+    verify("sized smallest", call<sized_smallest>(k, v, n, ko2.data().get(), vo2.data().get()));
+    verify("default + one pass", call<default_onepass>(k, v, n, ko2.data().get(), vo2.data().get()));
     verify("one table", call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()));
     verify("one pass", call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()));
     verify("partitioned", call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()));
     const double t_def = time_ms([&] { algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get()); }, reps);
+    const double t_small = time_ms([&] { call<sized_smallest>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
+    const double t_d1 = time_ms([&] { call<default_onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_one = time_ms([&] { call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_pass = time_ms([&] { call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_part = time_ms([&] { call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_sort = time_thrust_sort_reduce(keys, vals, reps);
-    std::printf("2^%-4d %9lld | %7.3f (%5.2fx) | %7.3f (%5.2fx) | %7.3f (%5.2fx) | %7.3f (%5.2fx) | %7.3f\n", lm,
-                static_cast<long long>(groups), t_def, t_sort / t_def, t_one, t_sort / t_one, t_pass, t_sort / t_pass,
-                t_part, t_sort / t_part, t_sort);
+    const auto cell = [&](double t) { std::printf(" | %7.3f (%5.2fx)", t, t_sort / t); };
+    std::printf("2^%-4d %9lld", lm, static_cast<long long>(groups));
+    for (const double t : {t_def, t_small, t_d1, t_one, t_pass, t_part}) cell(t);
+    std::printf(" | %7.3f\n", t_sort);
     std::fflush(stdout);
   }
   std::printf("%s\n", all_ok ? "every build's groups equal the default's" : "SOME GROUPS DIFFER");

@@ -101,6 +101,11 @@ struct partitioned : algo::detail::group::oa_tuning {
 struct partitioned_no_hot : partitioned {
   static constexpr bool hot_keys = false;
 };
+/// ... and always its one-pass form (256 partitions, a block each; the default takes it for
+/// uniform keys over 2^18 to ~1.26 M).
+struct onepass : algo::detail::group::oa_tuning {
+  static constexpr int table_choice = algo::detail::group::table_choice_onepass;
+};
 
 template <class Tuning, class V>
 std::int64_t group_reduce_tuned(const int* k, const V* v, std::int64_t n, int* ko, V* vo) {
@@ -203,6 +208,9 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned, no hot keys", [&](int) {
       group_bench::group_reduce_tuned<group_bench::partitioned_no_hot>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda partitioned, one pass (forced)", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::onepass>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

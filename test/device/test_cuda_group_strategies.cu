@@ -632,11 +632,22 @@ struct unsized_table : algo::detail::group::oa_tuning {
 struct sized_below_16mb : algo::detail::group::oa_tuning {
   static constexpr std::size_t first_table_bytes = std::size_t(16) << 20;
 };
+/// The sample's table the smallest that holds its estimate (as before 2026-12-02: not grown to
+/// what the L2 holds), so that one chosen too small grows.
+struct sized_smallest : algo::detail::group::oa_tuning {
+  static constexpr double sized_table_l2_share = 0.0;
+};
+/// The default with the sample's one-pass choice (uniform keys over 2^18; off by default).
+struct onepass_from_sample : algo::detail::group::oa_tuning {
+  static constexpr double onepass_min_keys = 262144.0;
+};
 
 /// The sample's choice for these keys: the status after sample_kernel, given the host's size `cap`
 /// (slots of 16 bytes: the packed table of int keys and float sums).
+/// (The one-pass range from 2^18 keys to what 256 partitions' tables hold, as onepass_from_sample
+/// below; the table doubled while it packs over 1/4 key a line and its keys' lines fit 30 MB, 0.6
+/// of an H100's L2, whatever the GPU.)
 algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap) {
-  // (the one-pass range as the default's: oa_tuning::onepass_min_keys to 256 partitions' tables)
   namespace g = algo::detail::group;
   const device_buffer<std::int32_t> keys(hkeys);
   g::build_status* status = nullptr;
@@ -648,9 +659,10 @@ algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>&
   sk<<<1, g::sample_threads, g::sample_smem>>>(keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status,
                                                g::oa_tuning::partition_singletons, g::oa_tuning::partition_repeated,
                                                g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16,
-                                               g::oa_tuning::onepass_min_keys,
+                                               262144.0,
                                                static_cast<double>(1 << g::onepass_bits) * g::onepass_slots *
-                                                   g::onepass_load);
+                                                   g::onepass_load,
+                                               0.6 * 50e6, 16u, 0.25);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   g::build_status st{};
   REQUIRE(cudaMemcpy(&st, status, sizeof(st), cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -666,25 +678,28 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
   const std::int64_t n = (std::int64_t(1) << 20) + 3;  // sampled (2^18 records or more)
   const unsigned long long host_cap = 1ull << 22;       // 64 MB of 16-byte slots
   // first 40000 records over 64 keys, then all distinct: the sample (first 32768) sees 64 keys
-  // and chooses the smallest table, which the build outgrows (~1 M keys)
+  // and, with sized_smallest, chooses the smallest table, which the build outgrows (~1 M keys)
   std::vector<std::int32_t> lumpy(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i)
     lumpy[static_cast<std::size_t>(i)] = i < 40000 ? spread_key(i % 64) : spread_key(1000 + i);
   struct c_t {
     std::string what;
     std::vector<std::int32_t> keys;
-    unsigned long long lo, hi;  // the chosen slots within [lo, hi] (0: the host's size kept)
+    unsigned long long lo, hi;  // the chosen slots within [lo, hi] (0: the host's size kept; hi = ~0:
+                                // within [lo, the host's) or the host's size kept)
     unsigned mode;              // 0: one table; g::mode_partitioned, g::mode_onepass
   };
   const c_t cs[] = {
+      // (few keys keep the smallest table: 1/16 key a line; 2^16 keys: doubled to 1/4 a line)
       {"uniform over 1000 keys", make_keys(dist::uniform, n, 1000, 11), 1ull << 17, 1ull << 17, 0},
-      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 17, 1ull << 18, 0},
-      // (over oa_tuning::onepass_min_keys = 2^18: the one-pass build, no table sized)
+      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 21, 1ull << 21, 0},
+      // (over 2^18: the one-pass build, no table sized)
       {"uniform over 2^19 keys", make_keys(dist::uniform, n, 1 << 19, 13), 0, 0, g::mode_onepass},
       {"uniform over 2^20 keys", make_keys(dist::uniform, n, 1 << 20, 16), 0, 0, g::mode_onepass},
       {"64 keys, then distinct ones", lumpy, 1ull << 17, 1ull << 17, 0},
-      // (~230 K distinct keys in 2^20 records; its sample's second half's new keys bound them)
-      {"skewed over 2^20 keys", make_keys(dist::skewed, n, 1 << 20, 14), 1ull << 20, 1ull << 21, 0},
+      // (~230 K distinct keys in 2^20 records; its sample's second half's new keys bound them:
+      // the smallest table that holds them, then doubled while their lines fit 30 MB)
+      {"skewed over 2^20 keys", make_keys(dist::skewed, n, 1 << 20, 14), 1ull << 20, ~0ull, 0},
       {"all distinct", make_keys(dist::all_distinct, n, 0, 15), 0, 0, g::mode_partitioned},
   };
   for (const c_t& c : cs) {
@@ -693,6 +708,8 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     CHECK(st.pad == c.mode);
     if (c.lo == 0) {
       CHECK(st.cap == 0);
+    } else if (c.hi == ~0ull) {
+      CHECK((st.cap == 0 || (st.cap >= c.lo && st.cap < host_cap)));
     } else {
       CHECK(st.cap >= c.lo);
       CHECK(st.cap <= c.hi);
@@ -702,6 +719,8 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     const auto vals = make_values<float>(n, 21);
     check_tuned<g::oa_tuning>("default, " + c.what, c.keys, vals);
     check_tuned<sized_below_16mb>("sized table, " + c.what, c.keys, vals);
+    check_tuned<sized_smallest>("smallest sized table, " + c.what, c.keys, vals);
+    check_tuned<onepass_from_sample>("one pass from the sample, " + c.what, c.keys, vals);
     check_tuned<unsized_table>("unsized table, " + c.what, c.keys, vals);
     if (!small_run()) {
       const auto ivals = make_values<std::int64_t>(n, 22);

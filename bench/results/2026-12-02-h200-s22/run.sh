@@ -36,6 +36,33 @@ probe)
     echo "$v scan rc $? t+$(( $(date +%s) - t0 ))"
   done
   ;;
+probe2)
+  timeout 100 $X/group_m_sweep --m ${SWEEP_M:-10,12,14,16,17,18,19,20,21,22} > "$R/m_sweep2.txt" 2>&1; echo "m_sweep rc $? t+$(( $(date +%s) - t0 ))"
+  cat "$R/m_sweep2.txt"
+  if command -v ncu >/dev/null; then
+    timeout 150 ncu --metrics gpu__time_duration.sum --csv $X/group_m_sweep --profile --m 17,20 > "$R/ncu_profile.csv" 2> "$R/ncu_profile.err"
+    echo "ncu rc $? t+$(( $(date +%s) - t0 ))"
+    python3 - "$R/ncu_profile.csv" <<'PY'
+import csv, sys, re
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+hdr = rows[0]; ki = hdr.index("Kernel Name"); vi = hdr.index("Metric Value"); ui = hdr.index("Metric Unit")
+for r in rows[1:]:
+    name = re.sub(r"<.*", "", r[ki].split("(")[0])[-40:]
+    print(f"{name:40s} {r[vi]:>12s} {r[ui]}")
+PY
+  else echo "no ncu"; fi
+  for t in test_cuda_group_strategies test_cuda_scan_strategies; do
+    timeout 150 $X/$t > "$R/$t.log" 2>&1
+    echo "$t rc $?: $(grep -E 'test cases|assertions' "$R/$t.log" | tail -2 | tr '\n' ' ') t+$(( $(date +%s) - t0 ))"
+    grep -E "FAILED|with expansion" -A3 "$R/$t.log" | head -30
+  done
+  for tool in memcheck synccheck; do
+    ALGO_TEST_SMALL=1 timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 $X/test_cuda_group_strategies "[onepass],[partitioned]" > "$R/san2_$tool.log" 2>&1
+    echo "$tool [onepass],[partitioned] rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san2_$tool.log" | tr '\n' ' ')"
+  done
+  ALGO_TEST_SMALL=1 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 9 $X/test_cuda_group_strategies "[onepass]" > "$R/san2_racecheck.log" 2>&1
+  echo "racecheck [onepass] rc $?: $(grep -E 'RACECHECK SUMMARY|test cases' "$R/san2_racecheck.log" | tr '\n' ' ')"
+  ;;
 suite)
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
   source scripts/common.sh

@@ -55,6 +55,12 @@ struct oa_tuning {
   /// false: first_table_bytes (or what n records need, if less), as before.
   static constexpr bool sample_sizes_table = true;
   static constexpr std::size_t sized_table_min_bytes = std::size_t(2) << 20;
+  /// ... and then doubled while it packs over sized_table_line_keys keys a 128-byte line and the
+  /// lines its keys touch in the next size fit this share of the L2 (0: the smallest that holds
+  /// the keys, as before 2026-12-02; at uniform 2^16 keys that one packs 4 keys a line, whose
+  /// atomics queue in the L2: 2.40 against 1.68 ms for the host's 64 MB, H200).
+  static constexpr double sized_table_l2_share = 0.6;
+  static constexpr double sized_table_line_keys = 0.25;
   /// 0: records go into the table in input order. b > 0: a pre-pass first groups them into 2^b
   /// partitions by the top b bits of their keys' hashes (keys, values and input indices copied,
   /// 12 bytes a record for 4-byte keys and values), and the table's home slot is the top bits of
@@ -77,8 +83,10 @@ struct oa_tuning {
   /// its estimate puts over `onepass_min_keys` and within what one scatter pass's 256 partitions
   /// hold in their blocks' shared tables (256 x onepass_slots x onepass_load, ~1.26 M) take the
   /// partitioned build in one pass (onepass_aggregate_kernel: a block a partition) instead of one
-  /// table, whose random L2 atomics cost more a record there than the pass does.
-  static constexpr double onepass_min_keys = 262144.0;
+  /// table. Off: on the H200 it was no faster than one table at 2^20 keys (2.17 against 2.18 ms,
+  /// 2^26 f32 records) and slower below (1.83-2.41 against 1.66-1.78 at 2^14-2^19; group_by.md,
+  /// 2026-12-02); table_choice_onepass forces it.
+  static constexpr double onepass_min_keys = 0.0;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).

@@ -34,8 +34,13 @@ __global__ void __launch_bounds__(K::threads) partition_reduce_kernel(Problem p,
 }
 
 // ---- downsweep: rescan each tile of partition b after init op partials[0..b-1] --------------------------
-/// `scanned` holds the inclusive scan of the partition partials.
-template <class K, class Problem>
+/// `scanned` holds the inclusive scan of the partition partials. SplitLast: the whole tiles in a
+/// loop without the last-tile path (scan_tile<K, true>) and the input's partial last tile after it
+/// (reduce_then_scan, a tile a block: with the path in the loop, up to 128 registers, ptxas sm_90,
+/// the smem warp phase; split, 80, and 7 % faster, H200). Not split: one loop with the path
+/// (two_level, many tiles a block: split, 64 -> 80 registers, 6-10 % slower on f32 / i32 with the
+/// smem phase and f64 with shfl; bench/notes/scan.md, 2026-12-02).
+template <class K, bool SplitLast, class Problem>
 __global__ void __launch_bounds__(K::threads) partition_scan_kernel(Problem p, const typename K::acc_t* scanned,
                                                                     int tiles_per_partition, std::int64_t num_tiles) {
   using Acc = typename K::acc_t;
@@ -49,12 +54,13 @@ __global__ void __launch_bounds__(K::threads) partition_scan_kernel(Problem p, c
     carry = some(combine(prefix, aggregate, p.op));
     return prefix;
   };
-  // The partition's whole tiles in a loop without the last-tile path (scan_tile<K, true>: with it,
-  // the loop took up to 128 registers, ptxas sm_90, the smem warp phase); the input's last tile,
-  // when partial, after it.
-  const std::int64_t whole_end = last == num_tiles && tile_valid<K>(p.n, last - 1) < K::tile_items ? last - 1 : last;
-  for (std::int64_t t = first; t < whole_end; ++t) scan_tile<K, true>(s, p, t * K::tile_items, K::tile_items, step);
-  if (whole_end < last) scan_tile<K>(s, p, whole_end * K::tile_items, tile_valid<K>(p.n, whole_end), step);
+  if constexpr (SplitLast) {
+    const std::int64_t whole_end = last == num_tiles && tile_valid<K>(p.n, last - 1) < K::tile_items ? last - 1 : last;
+    for (std::int64_t t = first; t < whole_end; ++t) scan_tile<K, true>(s, p, t * K::tile_items, K::tile_items, step);
+    if (whole_end < last) scan_tile<K>(s, p, whole_end * K::tile_items, tile_valid<K>(p.n, whole_end), step);
+  } else {
+    for (std::int64_t t = first; t < last; ++t) scan_tile<K>(s, p, t * K::tile_items, tile_valid<K>(p.n, t), step);
+  }
 }
 
 // ---- host ----------------------------------------------------------------------------------------------
@@ -75,7 +81,7 @@ void run_scan(const device_policy_base& policy, scan_strategy::reduce_then_scan_
   run_scan(policy, scan_strategy::reduce_then_scan, Phase{}, Block{},
            retarget(p, d_partials, d_partials, tiles, none<Acc>(), false));
   // ---- downsweep
-  partition_scan_kernel<K><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
+  partition_scan_kernel<K, true><<<static_cast<unsigned>(tiles), K::threads, 0, policy.stream>>>(p, d_partials, 1, tiles);
   check_launch(p.name, "partition_scan_kernel");
 }
 

@@ -67,7 +67,7 @@ void run_scan(const device_policy_base& policy, scan_strategy::two_level_t, Phas
   // ---- spine (one block)
   launch_single_tile<Phase, Block>(retarget(p, d_partials, d_partials, partitions, none<Acc>(), false), policy.stream);
   // ---- downsweep
-  partition_scan_kernel<K><<<static_cast<unsigned>(partitions), K::threads, 0, policy.stream>>>(
+  partition_scan_kernel<K, false><<<static_cast<unsigned>(partitions), K::threads, 0, policy.stream>>>(
       p, d_partials, static_cast<int>(per_partition), tiles);
   check_launch(p.name, "partition_scan_kernel");
 }
