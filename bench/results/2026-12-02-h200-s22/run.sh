@@ -8,6 +8,10 @@
 #               racecheck / synccheck over its [onepass] and [sample] cases; (3) the scan section of
 #               the bench from main (m) and from the branch rts-whole-tiles (r), in the order
 #               ORDER (default m r r m)
+#   STEP=probe2 group_m_sweep (m = 2^10 .. 2^22, the new sizing rule's columns), the bench's
+#               group_reduce section (bench_group, with cuCollections), ncu's kernel times of one
+#               one-pass call and one one-table call at m = 2^17 and 2^20, the group and scan
+#               strategy tests, memcheck / synccheck / racecheck over the one-pass cases
 #   STEP=suite  everything but the bench built on the GPU machine from the tree carried, the whole
 #               CTest suite, the group cases and [spans] under compute-sanitizer
 # Output: r/ + summary_STEP.txt.
@@ -39,6 +43,8 @@ probe)
 probe2)
   timeout 100 $X/group_m_sweep --m ${SWEEP_M:-10,12,14,16,17,18,19,20,21,22} > "$R/m_sweep2.txt" 2>&1; echo "m_sweep rc $? t+$(( $(date +%s) - t0 ))"
   cat "$R/m_sweep2.txt"
+  timeout 200 $X/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "${COMMIT:-x}" > "$R/bench_group.log" 2>&1
+  echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
   if command -v ncu >/dev/null; then
     timeout 150 ncu --metrics gpu__time_duration.sum --csv $X/group_m_sweep --profile --m 17,20 > "$R/ncu_profile.csv" 2> "$R/ncu_profile.err"
     echo "ncu rc $? t+$(( $(date +%s) - t0 ))"
