@@ -7,8 +7,9 @@
 //            flushes its shared table (one global insert per key) when it is half full and at
 //            the end. The global table is sized from the input: 64 MB of slots (2^22 slots of 16
 //            bytes), or what n records need if less, first (or, n >= 2^18, less where the sample
-//            below estimates fewer keys: ~1 M uniform keys take 32 MB, which the L2 holds, the
-//            size chosen on the device, build_status::cap); when the keys claimed pass 70 % of
+//            below estimates fewer keys: ~1 M uniform keys take 32 MB, which the L2 holds, and
+//            a few keys the smallest table; never over 1/4 key a 128-byte line, whose atomics
+//            would queue in the L2; the size chosen on the device, build_status::cap); when the keys claimed pass 70 % of
 //            it (or a key finds no slot within 256 probes), the blocks stop, the host estimates
 //            the number of distinct keys from how many the processed prefix had, and builds
 //            again in a larger table (a few % of the input was wasted). The largest size holds
@@ -27,7 +28,9 @@
 //            the 2048 input positions its first index lies in), then a block a region writes its
 //            groups at their ranks (a bit map of the region's first appearances in shared memory).
 //            If its overflow table fills up, one table is built as before. oa_tuning::
-//            table_choice forces either build (tests, bench rows).
+//            table_choice forces either build (tests, bench rows), or the partitioned build's
+//            one-pass form (256 partitions, a block each however many records: off by default,
+//            no faster than one table where its tables hold the keys; group_by.md, 2026-12-02).
 //   rank     every group's first index sets a bit in an n-bit map; the bits are counted by a
 //            three-kernel reduce-then-scan over the words (partials, spine, per word), so the
 //            rank of a group = the number of first appearances before its own = its output position
