@@ -70,6 +70,14 @@ PY
   echo "racecheck [onepass] rc $?: $(grep -E 'RACECHECK SUMMARY|test cases' "$R/san2_racecheck.log" | tr '\n' ' ')"
   ;;
 suite)
+  # first, ncu's sections of the scatter pass and the one-pass aggregate (one call, m = 2^20)
+  if command -v ncu >/dev/null && [ -x $X/group_m_sweep ]; then
+    timeout 120 ncu --kernel-name regex:'scatter_kernel|onepass_aggregate_kernel' --launch-count 2 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+      --section SchedulerStats --section LaunchStats $X/group_m_sweep --profile --m 20 > "$R/ncu_scatter.txt" 2>&1
+    echo "ncu scatter rc $? t+$(( $(date +%s) - t0 ))"
+    grep -E 'scatter_kernel|onepass_aggregate|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)|Achieved Occupancy|Registers Per|Stall|Warp Cycles Per Issued|L2 Hit|Mem Busy|Max Bandwidth|L1/TEX Hit' "$R/ncu_scatter.txt" | head -60
+  fi
   export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/fb
   source scripts/common.sh
   algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_EXAMPLES=ON -DALGO_BUILD_BENCH=OFF -DALGO_OPENACC=OFF > "$R/configure.log" 2>&1 || tail -20 "$R/configure.log"

@@ -250,7 +250,7 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
     // overflow table overflowed (the caller builds one table instead)
     // (onepass: 2^onepass_bits partitions, one scatter pass, a block a partition)
     // (generic: instantiated only where can_partition below holds)
-    const auto partitioned_build = [&](bool onepass) -> std::int64_t {
+    const auto partitioned_build = [&](auto, bool onepass) -> std::int64_t {
       int lg = 0;
       while ((std::int64_t(1) << lg) < n) ++lg;
       // partitions of 1024-2048 records, or onepass_bits of them
@@ -430,9 +430,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           if (Tuning::table_choice == table_choice_sample && n >= min_sampled_records)
             groups = build(keys, values, identity_index{}, 0, false, true);
           if (groups == -3) {
-            groups = partitioned_build(true);
+            groups = partitioned_build(0, true);
           } else if (groups == -2 && (Tuning::table_choice == table_choice_partitioned || n >= min_sampled_records)) {
-            groups = partitioned_build(false);
+            groups = partitioned_build(0, false);
           }
           if (groups >= 0) return groups;
           // the overflow table overflowed: one table, grown as it needs
