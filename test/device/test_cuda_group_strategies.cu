@@ -368,8 +368,8 @@ namespace {
 struct forced_partitions : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
-/// Always its one-pass form (256 partitions, a block each; the default takes it from the sample,
-/// for uniform keys over 2^18 to ~1.26 M).
+/// Always its one-pass form (256 partitions, a block each; the sample takes it only where
+/// oa_tuning::onepass_min_keys > 0, off by default: onepass_from_sample below).
 struct forced_onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };

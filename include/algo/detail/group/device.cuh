@@ -9,8 +9,9 @@
 //            bytes), or what n records need if less, first (or, n >= 2^18, less where the sample
 //            below estimates fewer keys: ~1 M uniform keys take 32 MB, which the L2 holds, and
 //            a few keys the smallest table; never over 1/4 key a 128-byte line, whose atomics
-//            would queue in the L2; the size chosen on the device, build_status::cap); when the keys claimed pass 70 % of
-//            it (or a key finds no slot within 256 probes), the blocks stop, the host estimates
+//            would queue in the L2; the size chosen on the device, build_status::cap); when the
+//            keys claimed pass 70 % of it (or a key finds no slot within 256 probes), the blocks
+//            stop, the host estimates
 //            the number of distinct keys from how many the processed prefix had, and builds
 //            again in a larger table (a few % of the input was wasted). The largest size holds
 //            every record distinct at 70 %.

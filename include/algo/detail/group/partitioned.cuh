@@ -243,8 +243,9 @@ __global__ void __launch_bounds__(sample_threads)
     // on one line queue in its L2 slice: at uniform 2^16 keys a 2 MB table, 4 keys a line, took
     // 2.40 ms against 1.68 for the host's 64 MB; H200, 2^26 records; group_by.md, 2026-12-02) and
     // the next size's touched lines still fit l2_budget bytes (keys spread over L lines touch
-    // L (1 - e^(-keys / L)) of them). The keys: the rate's bound, or, for uniform-like repeats, the m that solves m (1 - e^(-r/m))
-    // = distinct when smaller. Few keys keep the small table (its clear is what it saves).
+    // L (1 - e^(-keys / L)) of them). The keys: the rate's bound, or, for uniform-like repeats,
+    // the m that solves m (1 - e^(-r/m)) = distinct when smaller. Few keys keep the small table
+    // (its clear is what it saves).
     if (l2_budget > 0.0 && want < cap) {
       double keys = bound;
       if (uniform_like && dr - distinct >= 16.0) {
@@ -252,7 +253,7 @@ __global__ void __launch_bounds__(sample_threads)
 #pragma unroll 1
         for (int it = 0; it < 64; ++it) {
           const double mid = sqrt(lo * hi);
-          if (mid * (1.0 - exp(-dr / mid)) >= distinct) hi = mid;
+          if (-mid * expm1(-dr / mid) >= distinct) hi = mid;
           else lo = mid;
         }
         keys = hi < keys ? hi : keys;
