@@ -101,8 +101,8 @@ struct partitioned : algo::detail::group::oa_tuning {
 struct partitioned_no_hot : partitioned {
   static constexpr bool hot_keys = false;
 };
-/// ... and always its one-pass form (256 partitions, a block each; the default takes it for
-/// uniform keys over 2^18 to ~1.26 M).
+/// ... and always its one-pass form (256 partitions, a block each; the default's sample takes it
+/// only where oa_tuning::onepass_min_keys > 0: off).
 struct onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
