@@ -1,8 +1,8 @@
 // group_m_sweep: where the one-pass partitioned build (detail/group/partitioned.cuh,
 // onepass_aggregate_kernel: one scatter pass into 256 partitions, a block a partition) beats the
 // one table, over the number of distinct keys m (issue 27 item 5: group_reduce at 2^20 keys). A
-// development tool for setting oa_tuning::onepass_min_keys and the sample's sizing rule; the bench (`--only group_reduce`) is
-// where claims come from.
+// development tool for setting oa_tuning::onepass_min_keys and the sample's sizing rule; the
+// bench (`--only group_reduce`) is where claims come from.
 // Rows, for each m (uniform keys, 2^log2n records, float sums of small integers: exact), ms by
 // events, median of `reps`: Thrust's sort_by_key + reduce_by_key of the same records, the default
 // (algo::group_reduce on algo::cuda), the default as before (the sample's table the smallest that
