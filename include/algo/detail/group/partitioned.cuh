@@ -903,6 +903,24 @@ __device__ __forceinline__ void append_front_groups(const Front& front, const sp
   }
 }
 
+/// Records [base, end) of the pass's output into registers, strided over the block's Threads
+/// (item j of thread t: record base + j Threads + t; past `end`: a zero word and Acc{}), every
+/// load issued before any is used.
+template <int Items, int Threads, class Acc>
+__device__ __forceinline__ void load_records(const unsigned long long* words, const Acc* values, long long base,
+                                             long long end, unsigned long long (&w_)[Items], Acc (&v_)[Items]) {
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const long long i = base + j * Threads + threadIdx.x;
+    w_[j] = 0ull;
+    v_[j] = Acc{};
+    if (i < end) {
+      w_[j] = words[i];
+      v_[j] = values[i];
+    }
+  }
+}
+
 /// The shared memory aggregate_kernel needs for `Front` (dynamic: words, then aggregates).
 template <class Front>
 constexpr std::size_t aggregate_smem() {
@@ -937,16 +955,7 @@ __global__ void __launch_bounds__(threads, aggregate_min_blocks<Front>)
   static_assert(aggregate_chunk % threads == 0, "a chunk is whole items per thread");
   unsigned long long w_[items_per_thread];
   Acc v_[items_per_thread];
-#pragma unroll
-  for (int j = 0; j < items_per_thread; ++j) {
-    const long long i = b + j * threads + threadIdx.x;
-    w_[j] = 0ull;
-    v_[j] = Acc{};
-    if (i < e) {
-      w_[j] = words[i];
-      v_[j] = values[i];
-    }
-  }
+  load_records<items_per_thread, threads>(words, values, b, e, w_, v_);
   for (int i = threadIdx.x; i < aggregate_slots; i += threads) front.clear(static_cast<unsigned long long>(i));
   __syncthreads();
 #pragma unroll
@@ -1042,16 +1051,7 @@ __global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 
   for (long long base = b; base < e; base += round) {
     unsigned long long w_[onepass_items];
     Acc v_[onepass_items];
-#pragma unroll
-    for (int j = 0; j < onepass_items; ++j) {
-      const long long i = base + j * onepass_threads + threadIdx.x;
-      w_[j] = 0ull;
-      v_[j] = Acc{};
-      if (i < e) {
-        w_[j] = words[i];
-        v_[j] = values[i];
-      }
-    }
+    load_records<onepass_items, onepass_threads>(words, values, base, e, w_, v_);
 #pragma unroll
     for (int j = 0; j < onepass_items; ++j) {
       if (base + j * onepass_threads + threadIdx.x < e) {
