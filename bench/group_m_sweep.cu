@@ -11,8 +11,8 @@
 // build's groups are checked against the default's (the same keys in the same first-appearance
 // order, the same sums: exact).
 //   group_m_sweep [--log2n 26] [--reps 10] [--m LIST of log2 m, comma-separated]
-//   group_m_sweep --profile [--m 20]: one call of the one-pass build and one of the one table
-//   for each m, nothing else (for ncu / nsys)
+//   group_m_sweep --profile [--m 20]: one call of the one-pass build (the scatter's atomic ranks,
+//   then its serial ones) and one of the one table for each m, nothing else (for ncu / nsys)
 #include <cuda_runtime.h>
 
 #include <thrust/device_vector.h>
@@ -60,6 +60,13 @@ struct onepass : g::oa_tuning {
 struct partitioned : g::oa_tuning {
   static constexpr int table_choice = g::table_choice_partitioned;
 };
+/// The forced builds with the scatter's ranks as before (a warp's items one after another).
+struct onepass_serial : onepass {
+  static constexpr bool scatter_serial_rank = true;
+};
+struct partitioned_serial : partitioned {
+  static constexpr bool scatter_serial_rank = true;
+};
 
 template <class Tuning>
 std::int64_t call(const std::uint32_t* k, const float* v, std::int64_t n, std::uint32_t* ko, float* vo) {
@@ -91,8 +98,9 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "props");
   std::printf("group_m_sweep: %s, n = 2^%d, f32 uniform keys, ms (median of %d); ratio = sort / row\n", prop.name,
               log2n, reps);
-  std::printf("%-6s %9s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %s\n", "m", "groups", "default",
-              "sized smallest", "default+1pass", "one table", "one pass", "partitioned", "sort");
+  std::printf("%-6s %9s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %s\n", "m", "groups",
+              "default", "sized smallest", "default+1pass", "one table", "one pass", "1 pass, serial", "partitioned",
+              "part., serial", "sort");
   thrust::device_vector<std::uint32_t> keys(n), ko(n), ko2(n);
   thrust::device_vector<float> vals(n), vo(n), vo2(n);
   bool all_ok = true;
@@ -104,6 +112,7 @@ int main(int argc, char** argv) {
     const float* v = vals.data().get();
     if (profile) {
       call<onepass>(k, v, n, ko2.data().get(), vo2.data().get());
+      call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get());
       call<one_table>(k, v, n, ko2.data().get(), vo2.data().get());
       check(cudaDeviceSynchronize(), "profile");
       continue;
@@ -131,16 +140,21 @@ int main(int argc, char** argv) {
     verify("one table", call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()));
     verify("one pass", call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()));
     verify("partitioned", call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()));
+    verify("one pass, serial ranks", call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get()));
+    verify("partitioned, serial ranks", call<partitioned_serial>(k, v, n, ko2.data().get(), vo2.data().get()));
     const double t_def = time_ms([&] { algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get()); }, reps);
     const double t_small = time_ms([&] { call<sized_smallest>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_d1 = time_ms([&] { call<default_onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_one = time_ms([&] { call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_pass = time_ms([&] { call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_part = time_ms([&] { call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
+    const double t_pass_s = time_ms([&] { call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
+    const double t_part_s =
+        time_ms([&] { call<partitioned_serial>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
     const double t_sort = time_thrust_sort_reduce(keys, vals, reps);
     const auto cell = [&](double t) { std::printf(" | %7.3f (%5.2fx)", t, t_sort / t); };
     std::printf("2^%-4d %9lld", lm, static_cast<long long>(groups));
-    for (const double t : {t_def, t_small, t_d1, t_one, t_pass, t_part}) cell(t);
+    for (const double t : {t_def, t_small, t_d1, t_one, t_pass, t_pass_s, t_part, t_part_s}) cell(t);
     std::printf(" | %7.3f\n", t_sort);
     std::fflush(stdout);
   }

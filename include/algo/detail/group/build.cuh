@@ -106,6 +106,10 @@ struct oa_tuning {
   /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
+  /// The scatter's ranks: false, a shared atomicAdd a record on the tile's count of its digit;
+  /// true, a warp's items one after another (a match and a read-modify-write of the warp's counts
+  /// each; the form before 2026-12-02, kept for the bench's A/B).
+  static constexpr bool scatter_serial_rank = false;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
   /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
   /// pass and skipped by the scatter passes; false: every record goes through the passes.

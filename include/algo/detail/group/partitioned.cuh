@@ -577,10 +577,11 @@ struct stored_records {
   }
 };
 
-/// A scatter tile's shared memory: the tile's digit counts, the records staged in digit order.
-template <class Acc>
+/// A scatter tile's shared memory: the digit counts (the tile's, or each warp's: SerialRank), the
+/// records staged in digit order.
+template <class Acc, bool SerialRank = false>
 struct scatter_smem {
-  unsigned count[max_radix];
+  unsigned count[SerialRank ? threads / 32 : 1][max_radix];
   unsigned long long words[scatter_tile];
   Acc values[scatter_tile];
   unsigned char digit[scatter_tile];
@@ -601,25 +602,51 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 /// staged in shared memory in digit order and each run written contiguously. Items of digit ~0u
 /// (past the tile's end, or a hot key's record) are not written. s.count must be zero (cleared
 /// before a barrier). d[] is overwritten.
-/// (Before 2026-12-02 a warp ranked its items one after another, a match and a read-modify-write
-/// of the warp's counts each: 1.0 TB/s, 32 % of its cycles waiting on shared memory; ncu, H200.)
-template <class Acc, class W, class WordOf>
-__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
+/// SerialRank (oa_tuning::scatter_serial_rank, the form before 2026-12-02, kept for the bench's
+/// A/B): a warp ranks its items one after another, a match and a read-modify-write of the warp's
+/// counts each (ncu, H200: 1.0 TB/s, 32 % of its cycles waiting on shared memory), input order
+/// inside a digit; the warps' counts then become their offsets in a column pass.
+template <bool SerialRank, class Acc, class W, class WordOf>
+__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, SerialRank>& s, const W (&w_)[scatter_items],
                                              const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
                                              unsigned* cursors, WordOf word,
                                              unsigned long long* words_out, Acc* values_out) {
   // ranks: d_[j] becomes digit | rank << 8 (one register an item)
-  unsigned r_[scatter_items];
+  if constexpr (SerialRank) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned below = (1u << lane) - 1u;
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j) r_[j] = d_[j] != ~0u ? atomicAdd(&s.count[d_[j]], 1u) : 0u;
+    for (int j = 0; j < scatter_items; ++j) {
+      const unsigned d = d_[j];
+      const unsigned peers = __match_any_sync(0xffffffffu, d);
+      unsigned c = 0;
+      if (d != ~0u) c = s.count[warp][d];
+      __syncwarp();
+      if (d != ~0u && lane == 31 - __clz(peers)) s.count[warp][d] = c + __popc(peers);
+      __syncwarp();
+      if (d != ~0u) d_[j] = d | ((c + __popc(peers & below)) << 8);
+    }
+  } else {
+    unsigned r_[scatter_items];
 #pragma unroll
-  for (int j = 0; j < scatter_items; ++j)
-    if (d_[j] != ~0u) d_[j] |= r_[j] << 8;
+    for (int j = 0; j < scatter_items; ++j) r_[j] = d_[j] != ~0u ? atomicAdd(&s.count[0][d_[j]], 1u) : 0u;
+#pragma unroll
+    for (int j = 0; j < scatter_items; ++j)
+      if (d_[j] != ~0u) d_[j] |= r_[j] << 8;
+  }
   __syncthreads();
 
-  // per digit (thread d): the tile's count of d, its offset in the tile, its run reserved at the
-  // digit's cursor
-  const unsigned count = static_cast<int>(threadIdx.x) < radix ? s.count[threadIdx.x] : 0u;
+  // per digit (thread d): the tile's count of d (SerialRank: the warps' counts become their
+  // offsets), its offset in the tile, its run reserved at the digit's cursor
+  unsigned count = 0;
+  if (static_cast<int>(threadIdx.x) < radix) {
+#pragma unroll
+    for (int w = 0; w < (SerialRank ? threads / 32 : 1); ++w) {
+      const unsigned c = s.count[w][threadIdx.x];
+      if constexpr (SerialRank) s.count[w][threadIdx.x] = count;
+      count += c;
+    }
+  }
   unsigned long long tile_total;
   const unsigned local = static_cast<unsigned>(block_exclusive_sum(count, s.scan, &tile_total));
   unsigned run = 0;  // (the atomic's answer is awaited only after the staging below)
@@ -634,7 +661,8 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
   for (int j = 0; j < scatter_items; ++j) {
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
-      const unsigned at = s.local[d] + (d_[j] >> 8);
+      unsigned at = s.local[d] + (d_[j] >> 8);
+      if constexpr (SerialRank) at += s.count[threadIdx.x >> 5][d];  // (the warp's offset in the digit)
       s.words[at] = word(j, w_[j]);
       s.values[at] = v_[j];
       s.digit[at] = static_cast<unsigned char>(d);
@@ -658,12 +686,12 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
 /// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
 /// is set in hot_map (when hot_list is not null and lists hot keys: theirs, aggregated by the
 /// histogram).
-template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+template <class K, class Acc, bool Segmented, int MinBlocks, bool SerialRank, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
                    const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
                    unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc> s;
+  __shared__ scatter_smem<Acc, SerialRank> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
   long long base, end;
@@ -686,7 +714,9 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     base = static_cast<long long>(blockIdx.x) * scatter_tile;
     end = base + scatter_tile < n ? base + scatter_tile : n;
   }
-  for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
+  for (int d = threadIdx.x; d < radix; d += threads)
+#pragma unroll
+    for (int w = 0; w < (SerialRank ? threads / 32 : 1); ++w) s.count[w][d] = 0u;
   if constexpr (!Segmented) {
     if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
   }
@@ -710,7 +740,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       }
     }
   }
-  scatter_one_tile(
+  scatter_one_tile<SerialRank>(
       s, w_, v_, d_, radix, cursors + cbase,
       [&](int j, W w) -> unsigned long long {
         if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
