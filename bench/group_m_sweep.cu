@@ -4,15 +4,15 @@
 // development tool for setting oa_tuning::onepass_min_keys and the sample's sizing rule; the
 // bench (`--only group_reduce`) is where claims come from.
 // Rows, for each m (uniform keys, 2^log2n records, float sums of small integers: exact), ms by
-// events, median of `reps`: Thrust's sort_by_key + reduce_by_key of the same records, the default
-// (algo::group_reduce on algo::cuda), the default as before (the sample's table the smallest that
-// holds the keys), the default with the one pass from 2^18 keys, one table (no switch), the
-// one-pass build forced, the partitioned build forced (P from n: two passes at 2^26). Every
+// events, median of `reps`: the default (algo::group_reduce on algo::cuda), the default without
+// the sample's one-pass choice, one table (no switch), the one-pass build forced, the partitioned
+// build forced (P from n: two passes at 2^26), the scatter passes of the forced builds at 5 / 6
+// blocks a multiprocessor, and Thrust's sort_by_key + reduce_by_key of the same records. Every
 // build's groups are checked against the default's (the same keys in the same first-appearance
 // order, the same sums: exact).
 //   group_m_sweep [--log2n 26] [--reps 10] [--m LIST of log2 m, comma-separated]
-//   group_m_sweep --profile [--m 20]: one call of the one-pass build (the scatter's atomic ranks,
-//   then its serial ones) and one of the one table for each m, nothing else (for ncu / nsys)
+//   group_m_sweep --profile [--m 20]: one call of the one-pass build, one of the partitioned build
+//   and one of the one table for each m, nothing else (for ncu / nsys)
 #include <cuda_runtime.h>
 
 #include <thrust/device_vector.h>
@@ -42,14 +42,9 @@ __global__ void make_records(std::uint32_t* keys, float* vals, long long n, std:
 }
 
 namespace g = algo::detail::group;
-/// The default as before 2026-12-02: the sample's table the smallest that holds the keys.
-struct sized_smallest : g::oa_tuning {
-  static constexpr double sized_table_l2_share = 0.0;
+/// The default without the sample's one-pass choice (the default before 2026-12-02's third session).
+struct no_onepass : g::oa_tuning {
   static constexpr double onepass_min_keys = 0.0;
-};
-/// The default with the one-pass build from 2^18 keys.
-struct default_onepass : g::oa_tuning {
-  static constexpr double onepass_min_keys = 262144.0;
 };
 struct one_table : g::oa_tuning {
   static constexpr int table_choice = g::table_choice_one;
@@ -60,12 +55,15 @@ struct onepass : g::oa_tuning {
 struct partitioned : g::oa_tuning {
   static constexpr int table_choice = g::table_choice_partitioned;
 };
-/// The forced builds with the scatter's ranks as before (a warp's items one after another).
-struct onepass_serial : onepass {
-  static constexpr bool scatter_serial_rank = true;
+/// The scatter passes at 5 and 6 blocks a multiprocessor (48 and 40 registers) instead of 4.
+struct onepass5 : onepass {
+  static constexpr int scatter_blocks = 5;
 };
-struct partitioned_serial : partitioned {
-  static constexpr bool scatter_serial_rank = true;
+struct partitioned5 : partitioned {
+  static constexpr int scatter_blocks = 5;
+};
+struct partitioned6 : partitioned {
+  static constexpr int scatter_blocks = 6;
 };
 
 template <class Tuning>
@@ -98,9 +96,18 @@ int main(int argc, char** argv) {
   check(cudaGetDeviceProperties(&prop, 0), "props");
   std::printf("group_m_sweep: %s, n = 2^%d, f32 uniform keys, ms (median of %d); ratio = sort / row\n", prop.name,
               log2n, reps);
-  std::printf("%-6s %9s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %-16s | %s\n", "m", "groups",
-              "default", "sized smallest", "default+1pass", "one table", "one pass", "1 pass, serial", "partitioned",
-              "part., serial", "sort");
+  using call_t = std::int64_t (*)(const std::uint32_t*, const float*, std::int64_t, std::uint32_t*, float*);
+  struct column {
+    const char* name;
+    call_t fn;
+  };
+  const column cols[] = {{"no one pass", call<no_onepass>},     {"one table", call<one_table>},
+                         {"one pass", call<onepass>},           {"1 pass, 5 blk", call<onepass5>},
+                         {"partitioned", call<partitioned>},    {"part., 5 blk", call<partitioned5>},
+                         {"part., 6 blk", call<partitioned6>}};
+  std::printf("%-6s %9s | %-16s", "m", "groups", "default");
+  for (const column& c : cols) std::printf(" | %-16s", c.name);
+  std::printf(" | sort\n");
   thrust::device_vector<std::uint32_t> keys(n), ko(n), ko2(n);
   thrust::device_vector<float> vals(n), vo(n), vo2(n);
   bool all_ok = true;
@@ -112,7 +119,7 @@ int main(int argc, char** argv) {
     const float* v = vals.data().get();
     if (profile) {
       call<onepass>(k, v, n, ko2.data().get(), vo2.data().get());
-      call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get());
+      call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get());
       call<one_table>(k, v, n, ko2.data().get(), vo2.data().get());
       check(cudaDeviceSynchronize(), "profile");
       continue;
@@ -135,26 +142,16 @@ int main(int argc, char** argv) {
         all_ok = false;
       }
     };
-    verify("sized smallest", call<sized_smallest>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("default + one pass", call<default_onepass>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("one table", call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("one pass", call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("partitioned", call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("one pass, serial ranks", call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get()));
-    verify("partitioned, serial ranks", call<partitioned_serial>(k, v, n, ko2.data().get(), vo2.data().get()));
-    const double t_def = time_ms([&] { algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get()); }, reps);
-    const double t_small = time_ms([&] { call<sized_smallest>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_d1 = time_ms([&] { call<default_onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_one = time_ms([&] { call<one_table>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_pass = time_ms([&] { call<onepass>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_part = time_ms([&] { call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_pass_s = time_ms([&] { call<onepass_serial>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
-    const double t_part_s =
-        time_ms([&] { call<partitioned_serial>(k, v, n, ko2.data().get(), vo2.data().get()); }, reps);
+    for (const column& c : cols) verify(c.name, c.fn(k, v, n, ko2.data().get(), vo2.data().get()));
+    const double t_def =
+        time_ms([&] { algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get()); }, reps);
+    std::vector<double> ts;
+    for (const column& c : cols) ts.push_back(time_ms([&] { c.fn(k, v, n, ko2.data().get(), vo2.data().get()); }, reps));
     const double t_sort = time_thrust_sort_reduce(keys, vals, reps);
     const auto cell = [&](double t) { std::printf(" | %7.3f (%5.2fx)", t, t_sort / t); };
     std::printf("2^%-4d %9lld", lm, static_cast<long long>(groups));
-    for (const double t : {t_def, t_small, t_d1, t_one, t_pass, t_pass_s, t_part, t_part_s}) cell(t);
+    cell(t_def);
+    for (const double t : ts) cell(t);
     std::printf(" | %7.3f\n", t_sort);
     std::fflush(stdout);
   }

@@ -106,11 +106,6 @@ struct partitioned_no_hot : partitioned {
 struct onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
-/// The partitioned build with the scatter's ranks as before 2026-12-02 (a warp's items one after
-/// another).
-struct partitioned_serial_rank : partitioned {
-  static constexpr bool scatter_serial_rank = true;
-};
 
 template <class Tuning, class V>
 std::int64_t group_reduce_tuned(const int* k, const V* v, std::int64_t n, int* ko, V* vo) {
@@ -216,9 +211,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned, one pass (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::onepass>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
-    timed("algo::cuda partitioned (forced), serial scatter ranks", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::partitioned_serial_rank>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

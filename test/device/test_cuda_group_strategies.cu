@@ -373,11 +373,6 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 struct forced_onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
-/// The partitioned build with the scatter's ranks as before 2026-12-02 (a warp's items one after
-/// another: the bench's A/B form).
-struct forced_partitions_serial : forced_partitions {
-  static constexpr bool scatter_serial_rank = true;
-};
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
 /// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
@@ -403,8 +398,6 @@ void check_partitioned() {
       const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
       check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m), hkeys, hvals);
       check_tuned<forced_onepass>("one pass, " + dist_name(c.d, c.m), hkeys, hvals);
-      if (n == 65536 + 17 || n == 4097)
-        check_tuned<forced_partitions_serial>("partitioned, serial ranks, " + dist_name(c.d, c.m), hkeys, hvals);
     }
 }
 

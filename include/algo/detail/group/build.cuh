@@ -83,10 +83,9 @@ struct oa_tuning {
   /// its estimate puts over `onepass_min_keys` and within what one scatter pass's 256 partitions
   /// hold in their blocks' shared tables (256 x onepass_slots x onepass_load, ~1.26 M) take the
   /// partitioned build in one pass (onepass_aggregate_kernel: a block a partition) instead of one
-  /// table. Off: on the H200 it was no faster than one table at 2^20 keys (2.17 against 2.18 ms,
-  /// 2^26 f32 records) and slower below (1.83-2.41 against 1.66-1.78 at 2^14-2^19; group_by.md,
-  /// 2026-12-02); table_choice_onepass forces it.
-  static constexpr double onepass_min_keys = 0.0;
+  /// table. Below ~2^16 keys a partition's few keys are contended in its block's table (forced at
+  /// 2^14: 2.41 against one table's 1.66 ms, H200, 2^26 f32 records; group_by.md, 2026-12-02).
+  static constexpr double onepass_min_keys = 65536.0;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
@@ -106,10 +105,6 @@ struct oa_tuning {
   /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
-  /// The scatter's ranks: false, a shared atomicAdd a record on the tile's count of its digit;
-  /// true, a warp's items one after another (a match and a read-modify-write of the warp's counts
-  /// each; the form before 2026-12-02, kept for the bench's A/B).
-  static constexpr bool scatter_serial_rank = false;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
   /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
   /// pass and skipped by the scatter passes; false: every record goes through the passes.

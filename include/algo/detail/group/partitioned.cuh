@@ -24,12 +24,13 @@
 //   scatter    scatter_kernel, one launch a pass (1 pass for P <= 8 bits, else 2: the top 8 bits,
 //              then inside each of those 256 buckets the P - 8 bits below them, the tiles of the
 //              second pass never straddling two buckets): a tile of 2048 records ranks its
-//              records per digit (warp match, then a scan across the warps), reserves its run of
-//              each digit with one atomicAdd on that digit's cursor (no order between tiles: the
-//              scatter is not stable, and needs not be, as each group keeps its smallest input
-//              index), stages the records in shared memory in digit order and writes each run
-//              contiguously. One read, one write a pass; a record is its word (input index << 32
-//              | key bits, the slot word of the packed table) and value
+//              records per digit (a shared atomicAdd a record on the tile's count of its digit,
+//              then a scan of the counts), reserves its run of each digit with one atomicAdd on
+//              that digit's cursor (no order between tiles: the scatter is not stable, and needs
+//              not be, as each group keeps its smallest input index), stages the records in
+//              shared memory in digit order and writes each run contiguously. One read, one
+//              write a pass; a record is its word (input index << 32 | key bits, the slot word of
+//              the packed table) and value
 //   aggregate  aggregate_kernel: a block a chunk, the chunk's records in a shared-memory table
 //              (oa_split_table; a warp whose 32 records share a key inserts their sum once). A
 //              partition of one chunk holds all of its keys there: each of its groups is appended
@@ -577,11 +578,10 @@ struct stored_records {
   }
 };
 
-/// A scatter tile's shared memory: the digit counts (the tile's, or each warp's: SerialRank), the
-/// records staged in digit order.
-template <class Acc, bool SerialRank = false>
+/// A scatter tile's shared memory: the tile's digit counts, the records staged in digit order.
+template <class Acc>
 struct scatter_smem {
-  unsigned count[SerialRank ? threads / 32 : 1][max_radix];
+  unsigned count[max_radix];
   unsigned long long words[scatter_tile];
   Acc values[scatter_tile];
   unsigned char digit[scatter_tile];
@@ -602,51 +602,28 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
 /// staged in shared memory in digit order and each run written contiguously. Items of digit ~0u
 /// (past the tile's end, or a hot key's record) are not written. s.count must be zero (cleared
 /// before a barrier). d[] is overwritten.
-/// SerialRank (oa_tuning::scatter_serial_rank, the form before 2026-12-02, kept for the bench's
-/// A/B): a warp ranks its items one after another, a match and a read-modify-write of the warp's
-/// counts each (ncu, H200: 1.0 TB/s, 32 % of its cycles waiting on shared memory), input order
-/// inside a digit; the warps' counts then become their offsets in a column pass.
-template <bool SerialRank, class Acc, class W, class WordOf>
-__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, SerialRank>& s, const W (&w_)[scatter_items],
+/// (Before 2026-12-02 a warp ranked its items one after another, a match and a read-modify-write
+/// of the warp's counts each: the pass took 1.40 ms where this takes 0.97, ncu, H200, 2^26 f32
+/// records; group_by.md.)
+template <class Acc, class W, class WordOf>
+__device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
                                              const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
                                              unsigned* cursors, WordOf word,
                                              unsigned long long* words_out, Acc* values_out) {
   // ranks: d_[j] becomes digit | rank << 8 (one register an item)
-  if constexpr (SerialRank) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned below = (1u << lane) - 1u;
-#pragma unroll
-    for (int j = 0; j < scatter_items; ++j) {
-      const unsigned d = d_[j];
-      const unsigned peers = __match_any_sync(0xffffffffu, d);
-      unsigned c = 0;
-      if (d != ~0u) c = s.count[warp][d];
-      __syncwarp();
-      if (d != ~0u && lane == 31 - __clz(peers)) s.count[warp][d] = c + __popc(peers);
-      __syncwarp();
-      if (d != ~0u) d_[j] = d | ((c + __popc(peers & below)) << 8);
-    }
-  } else {
+  {
     unsigned r_[scatter_items];
 #pragma unroll
-    for (int j = 0; j < scatter_items; ++j) r_[j] = d_[j] != ~0u ? atomicAdd(&s.count[0][d_[j]], 1u) : 0u;
+    for (int j = 0; j < scatter_items; ++j) r_[j] = d_[j] != ~0u ? atomicAdd(&s.count[d_[j]], 1u) : 0u;
 #pragma unroll
     for (int j = 0; j < scatter_items; ++j)
       if (d_[j] != ~0u) d_[j] |= r_[j] << 8;
   }
   __syncthreads();
 
-  // per digit (thread d): the tile's count of d (SerialRank: the warps' counts become their
-  // offsets), its offset in the tile, its run reserved at the digit's cursor
-  unsigned count = 0;
-  if (static_cast<int>(threadIdx.x) < radix) {
-#pragma unroll
-    for (int w = 0; w < (SerialRank ? threads / 32 : 1); ++w) {
-      const unsigned c = s.count[w][threadIdx.x];
-      if constexpr (SerialRank) s.count[w][threadIdx.x] = count;
-      count += c;
-    }
-  }
+  // per digit (thread d): the tile's count of d, its offset in the tile, its run reserved at the
+  // digit's cursor
+  const unsigned count = static_cast<int>(threadIdx.x) < radix ? s.count[threadIdx.x] : 0u;
   unsigned long long tile_total;
   const unsigned local = static_cast<unsigned>(block_exclusive_sum(count, s.scan, &tile_total));
   unsigned run = 0;  // (the atomic's answer is awaited only after the staging below)
@@ -661,8 +638,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, SerialRank>& 
   for (int j = 0; j < scatter_items; ++j) {
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
-      unsigned at = s.local[d] + (d_[j] >> 8);
-      if constexpr (SerialRank) at += s.count[threadIdx.x >> 5][d];  // (the warp's offset in the digit)
+      const unsigned at = s.local[d] + (d_[j] >> 8);
       s.words[at] = word(j, w_[j]);
       s.values[at] = v_[j];
       s.digit[at] = static_cast<unsigned char>(d);
@@ -686,12 +662,12 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc, SerialRank>& 
 /// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
 /// is set in hot_map (when hot_list is not null and lists hot keys: theirs, aggregated by the
 /// histogram).
-template <class K, class Acc, bool Segmented, int MinBlocks, bool SerialRank, class Src, class Hash>
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
 __global__ void __launch_bounds__(threads, MinBlocks)
     scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
                    const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
                    unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc, SerialRank> s;
+  __shared__ scatter_smem<Acc> s;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int radix = 1 << pass.bits;
   long long base, end;
@@ -714,9 +690,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     base = static_cast<long long>(blockIdx.x) * scatter_tile;
     end = base + scatter_tile < n ? base + scatter_tile : n;
   }
-  for (int d = threadIdx.x; d < radix; d += threads)
-#pragma unroll
-    for (int w = 0; w < (SerialRank ? threads / 32 : 1); ++w) s.count[w][d] = 0u;
+  for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
   if constexpr (!Segmented) {
     if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
   }
@@ -740,7 +714,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       }
     }
   }
-  scatter_one_tile<SerialRank>(
+  scatter_one_tile(
       s, w_, v_, d_, radix, cursors + cbase,
       [&](int j, W w) -> unsigned long long {
         if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
@@ -1047,7 +1021,8 @@ constexpr std::size_t onepass_smem() {
 /// shared memory: the partition's records [bounds[p], bounds[p + 1]) into the block's table in
 /// rounds of onepass_items a thread (every load of a round in flight before its inserts), then
 /// every group appended to its span's region of the list (append_front_groups). A record that
-/// finds no slot sets status->abort: the host then builds one table.
+/// finds no slot ends the block after its round and sets status->abort: the host then builds one
+/// table.
 template <class Front, class Table, class Acc, class Hash>
 __global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 * 1024 ? 2 : 1)
     onepass_aggregate_kernel(const unsigned long long* words, const Acc* values, Hash hash, const unsigned* bounds,
@@ -1074,6 +1049,11 @@ __global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 
         full |= front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j], onepass_max_probes) < 0;
       }
     }
+    // a full table, this block's or another's, ends the block's work at once (each record after
+    // it would probe onepass_max_probes slots: forced at uniform 2^22 keys, 31.8 ms where one
+    // table takes 5.2)
+    if (threadIdx.x == 0 && *static_cast<volatile unsigned*>(&out.status->abort)) full = true;
+    if (__syncthreads_or(full)) break;
   }
   if (__syncthreads_or(full)) {
     if (threadIdx.x == 0) atomicExch(&out.status->abort, 1u);
