@@ -4,7 +4,8 @@
 # bench's cuco row.
 #   OUT=... M=10,12,14 bash bench/group_probe.sh
 # Writes $OUT/ab/: group_m_sweep over M (the default and the forced builds side by side), the
-# bench's group section, ncu of the scatter and aggregate kernels (m = 2^20, 2^24), the group tests
+# bench's group section, ncu of the build's kernels (m = 2^20, 2^24), nsys of the default's kernels at
+# m = 2^17 (first 40: start, duration), the group tests
 # and their sanitizers (8 files: what a device call brings back; the build logs stay in /tmp).
 set -u
 t0=$(date +%s)
@@ -21,9 +22,15 @@ timeout 150 $B/bench/group_m_sweep --m ${M:-14,16,17,18,19,20,21,22,24} > "$R/m_
 timeout 200 $B/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$(git rev-parse --short HEAD)" > "$R/bench_group.log" 2>&1
 echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
 if command -v ncu >/dev/null; then
-  timeout 150 ncu --kernel-name regex:'scatter_kernel|aggregate_kernel|place_kernel|histogram' --section SpeedOfLight \
+  timeout 200 ncu --kernel-name regex:'scatter_kernel|aggregate_kernel|place_kernel|histogram|sample_kernel' --section SpeedOfLight \
     --section WarpStateStats --section Occupancy $B/bench/group_m_sweep --profile --m 20,24 > "$R/ncu.txt" 2>&1
   echo "ncu rc $?"; grep -E '^  [a-z].*\(|Duration|DRAM Throughput|Warp Cycles Per Issued|Achieved Occupancy' "$R/ncu.txt" | sed -E 's/\(T[0-9].*//' | head -80
+fi
+if command -v nsys >/dev/null; then  # the default's kernels and the gaps between them (m = 2^17: one pass)
+  timeout 120 nsys profile -o /tmp/ab_nsys --force-overwrite true $B/bench/group_m_sweep --profile --m 17 > /dev/null 2>&1
+  timeout 60 nsys stats -q -r cuda_gpu_trace -f csv /tmp/ab_nsys.nsys-rep 2>/dev/null |
+    awk -F'","' 'NR > 1 && n < 40 { gsub(/"/, ""); s = $1; if (!t0) t0 = s; name = $NF; sub(/[<(].*/, "", name);
+      printf "%9.1f us  %8.1f us  %s\n", (s - t0) / 1000, $2 / 1000, name; ++n }'
 fi
 timeout 150 $B/test/test_cuda_group_strategies > "$R/tests.log" 2>&1
 echo "tests rc $?: $(grep -E 'test cases|assertions' "$R/tests.log" | tail -2 | tr '\n' ' ')"

@@ -105,6 +105,12 @@ struct oa_tuning {
   /// spills) it was slower than at 4 (64, no spills for f32): H100, f32 uniform m = 2^24, passes
   /// 1.29 / 1.37 ms at 5 against 1.19 / 1.14 at 4 (2026-11-26, group-emit run 1).
   static constexpr int scatter_blocks = 4;
+  /// ... and the first pass's, over the input (also the one-pass build's only pass); 0: 5 for
+  /// aggregates of 4 bytes (48 registers, no spills), 4 for 8 bytes (at 5 they spill 68 bytes).
+  /// For f32 the one-pass build (that pass alone) ran 2-3 % faster at 5 than at 4, where the
+  /// partitioned build at 5 + 5 lost 1-2 % and at 6 + 6 9 % (H200, 2^26 records, m = 2^10..2^24;
+  /// group_by.md, 2026-12-02).
+  static constexpr int scatter_blocks_input = 0;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
   /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
   /// pass and skipped by the scatter passes; false: every record goes through the passes.

@@ -321,8 +321,9 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       Acc* lv = values_b.as<Acc>();
       // (the largest shared-memory carveout: 4 blocks of ~36-44 KB an SM)
       constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
+      constexpr int smb_input = scatter_min_blocks<Tuning::scatter_blocks_input, Acc>;
       const auto sk0 =
-          scatter_kernel<K, Acc, false, smb, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
+          scatter_kernel<K, Acc, false, smb_input, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
       const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
       check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
                  name, "cudaFuncSetAttribute");

@@ -114,6 +114,25 @@ __device__ __forceinline__ bool sample_uniform_within(double d, double r, double
   return r - d >= 16.0 && m * (1.0 - exp(-r / m)) >= d;
 }
 
+/// The number m of uniform keys whose r records show d distinct ones: m (1 - e^(-r/m)) = d, for
+/// r - d >= 16. With x = r / m, g(x) = -expm1(-x) / x = d / r, g falling and convex: Newton's
+/// steps from x = 2 (r - d) / d, right of the root, land left of it and climb back (2-9 steps over
+/// m = 2^10..2^24 at r = 32768, where a bisection took 64, ~17 us of one thread's FP64 math).
+__device__ __forceinline__ double sample_uniform_keys(double d, double r) {
+  const double q = d / r;
+  double x = 2.0 * (1.0 - q) / q;
+#pragma unroll 1
+  for (int it = 0; it < 16; ++it) {
+    const double em = expm1(-x);
+    const double g = -em / x, dg = (em * (x + 1.0) + x) / (x * x);
+    const double next = x - (g - q) / dg;
+    const bool done = fabs(next - x) <= 1e-9 * x;
+    x = next;
+    if (done) break;
+  }
+  return r / x;
+}
+
 /// One block of sample_threads, sample_smem bytes of dynamic shared memory.
 /// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
 ///    appears once, repeated = the others; the partitioned build (status->abort = 1,
@@ -164,7 +183,19 @@ __global__ void __launch_bounds__(sample_threads)
   __syncthreads();
   const int s = n < sample_records ? static_cast<int>(n) : sample_records;
   unsigned fresh = 0;
-  for (int i = threadIdx.x; i < s; i += sample_threads) fresh += sample_insert<>(tags, dup, hc::hash_of(hash, keys[i]));
+  {
+    // (every load in flight before the first insert)
+    constexpr int per_thread = sample_records / sample_threads;
+    static_assert(sample_records % sample_threads == 0, "the first part: whole rounds");
+    K k_[per_thread];
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j)
+      if (j * sample_threads + static_cast<int>(threadIdx.x) < s) k_[j] = keys[j * sample_threads + threadIdx.x];
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j)
+      if (j * sample_threads + static_cast<int>(threadIdx.x) < s)
+        fresh += sample_insert<>(tags, dup, hc::hash_of(hash, k_[j]));
+  }
   if (fresh) atomicAdd(&s_new, fresh);
   __syncthreads();
   unsigned d = 0;  // keys seen more than once
@@ -250,14 +281,8 @@ __global__ void __launch_bounds__(sample_threads)
     if (l2_budget > 0.0 && want < cap) {
       double keys = bound;
       if (uniform_like && dr - distinct >= 16.0) {
-        double lo = distinct, hi = 1e13;  // m (1 - e^(-r/m)) grows with m
-#pragma unroll 1
-        for (int it = 0; it < 64; ++it) {
-          const double mid = sqrt(lo * hi);
-          if (-mid * expm1(-dr / mid) >= distinct) hi = mid;
-          else lo = mid;
-        }
-        keys = hi < keys ? hi : keys;
+        const double m = sample_uniform_keys(distinct, dr);
+        keys = m < keys ? m : keys;
       }
       const double per_line = 128.0 / static_cast<double>(slot_bytes);
 #pragma unroll 1
@@ -588,10 +613,11 @@ struct scatter_smem {
   unsigned local[max_radix], base[max_radix];
   unsigned long long scan[threads / 32 + 1];
 };
-/// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks: the
-/// registers are capped to fit; ~36 / ~44 KB of shared memory a block for 4- / 8-byte aggregates).
-template <int Tuned>
-inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : 4;
+/// Blocks a multiprocessor should hold of a scatter kernel (oa_tuning::scatter_blocks and
+/// scatter_blocks_input: the registers are capped to fit; ~30 / ~38 KB of shared memory a block
+/// for 4- / 8-byte aggregates); 0: 5 for aggregates of 4 bytes, 4 for 8.
+template <int Tuned, class Acc = int>
+inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : sizeof(Acc) <= 4 ? 5 : 4;
 
 /// One tile's scatter by digit, the whole block: the tile's records are in registers (item j of
 /// lane l of warp w: the tile's record 256 w + 32 j + l; d[j] its digit < radix, or ~0u past the
@@ -1032,8 +1058,10 @@ __global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 
   extern __shared__ unsigned long long agg_smem[];
   const Front front{agg_smem, reinterpret_cast<S*>(agg_smem + onepass_slots),
                     static_cast<unsigned long long>(onepass_slots - 1), out.overflow.comb, out.overflow.eq};
+  __shared__ unsigned s_full;  // a record of the block found no slot, or one of another block
   const long long b = bounds[blockIdx.x], e = bounds[blockIdx.x + 1];
   for (int i = threadIdx.x; i < onepass_slots; i += onepass_threads) front.clear(static_cast<unsigned long long>(i));
+  if (threadIdx.x == 0) s_full = 0u;
   __syncthreads();
   bool full = false;
   constexpr long long round = static_cast<long long>(onepass_threads) * onepass_items;
@@ -1049,13 +1077,18 @@ __global__ void __launch_bounds__(onepass_threads, onepass_smem<Front>() <= 100 
         full |= front.template insert<false>(key, hc::hash_of(hash, key), w_[j] >> 32, v_[j], onepass_max_probes) < 0;
       }
     }
-    // a full table, this block's or another's, ends the block's work at once (each record after
-    // it would probe onepass_max_probes slots: forced at uniform 2^22 keys, 31.8 ms where one
-    // table takes 5.2)
+    // a full table, this block's or another's, ends the block's work after the round (each
+    // record after it would probe onepass_max_probes slots: forced at uniform 2^22 keys, 31.8 ms
+    // where one table takes 5.2); no barrier a round (one cost the kernel ~20 %: its warps then
+    // waited for their loads together)
+    // (the loop's trips are the block's: its warps are whole here; the flag by shared atomics, one
+    // a warp and round)
     if (threadIdx.x == 0 && *static_cast<volatile unsigned*>(&out.status->abort)) full = true;
-    if (__syncthreads_or(full)) break;
+    bool stop = __any_sync(0xffffffffu, full);
+    if ((threadIdx.x & 31) == 0) stop = atomicOr(&s_full, stop ? 1u : 0u) != 0u || stop;
+    if (__shfl_sync(0xffffffffu, stop, 0)) break;
   }
-  if (__syncthreads_or(full)) {
+  if (__syncthreads_or(full)) {  // (a thread that left on s_full: the one that set it is full)
     if (threadIdx.x == 0) atomicExch(&out.status->abort, 1u);
     return;
   }
