@@ -15,7 +15,7 @@ export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/ab
 source scripts/common.sh
 cuco=(); [ -d .cuco/include ] && cuco=(-DALGO_CUCO_DIR=$PWD/.cuco/include)
 algo_configure -DALGO_BUILD_TESTS=ON -DALGO_BUILD_BENCH=ON -DALGO_OPENACC=OFF "${cuco[@]}" > /tmp/ab_configure.log 2>&1 || tail -20 /tmp/ab_configure.log
-timeout 330 ninja -C /tmp/ab -j 16 group_m_sweep bench_group test_cuda_group_strategies > /tmp/ab_build.log 2>&1
+timeout 330 ninja -C /tmp/ab -j 16 group_m_sweep bench_group test_cuda_group_strategies test_cuda_group_reduce > /tmp/ab_build.log 2>&1
 echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" /tmp/ab_build.log | head
 B=/tmp/ab
 timeout 150 $B/bench/group_m_sweep --m ${M:-14,16,17,18,19,20,21,22,24} > "$R/m_sweep.txt" 2>&1; echo "m_sweep rc $?"; cat "$R/m_sweep.txt"
@@ -34,6 +34,9 @@ if command -v nsys >/dev/null; then  # the default's kernels and the gaps betwee
 fi
 timeout 150 $B/test/test_cuda_group_strategies > "$R/tests.log" 2>&1
 echo "tests rc $?: $(grep -E 'test cases|assertions' "$R/tests.log" | tail -2 | tr '\n' ' ')"
+timeout 150 $B/test/test_cuda_group_reduce > /tmp/ab_tests2.log 2>&1
+echo "group_reduce tests rc $?: $(grep -E 'test cases|assertions' /tmp/ab_tests2.log | tail -2 | tr '\n' ' ')"
+cat /tmp/ab_tests2.log >> "$R/tests.log"
 for tool in memcheck racecheck; do
   ALGO_TEST_SMALL=1 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 $B/test/test_cuda_group_strategies "[partitioned],[onepass]" > "$R/san_$tool.log" 2>&1
   echo "$tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
