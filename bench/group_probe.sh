@@ -2,7 +2,7 @@
 # group_reduce's development probe (bench/notes/group_by.md), in one call on a GPU machine from the
 # tree's root; builds there (16 cores: ~1.5 min). Carry ".cuco" (cuCollections' headers) for the
 # bench's cuco row.
-#   OUT=... M=10,12,14 bash bench/group_probe.sh
+#   OUT=... M=10,12,14 [NCU=0] [SAN_SAMPLE=1] bash bench/group_probe.sh
 # Writes $OUT/ab/: group_m_sweep over M (the default and the forced builds side by side), the
 # bench's group section, ncu of the build's kernels (m = 2^20, 2^24), nsys of the default's kernels at
 # m = 2^17 (first 40: start, duration), the group tests
@@ -21,7 +21,7 @@ B=/tmp/ab
 timeout 150 $B/bench/group_m_sweep --m ${M:-14,16,17,18,19,20,21,22,24} > "$R/m_sweep.txt" 2>&1; echo "m_sweep rc $?"; cat "$R/m_sweep.txt"
 timeout 200 $B/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$(git rev-parse --short HEAD)" > "$R/bench_group.log" 2>&1
 echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
-if command -v ncu >/dev/null; then
+if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
   timeout 200 ncu --kernel-name regex:'scatter_kernel|aggregate_kernel|place_kernel|histogram|sample_kernel' --section SpeedOfLight \
     --section WarpStateStats --section Occupancy $B/bench/group_m_sweep --profile --m 20,24 > "$R/ncu.txt" 2>&1
   echo "ncu rc $?"; grep -E '^  [a-z].*\(|Duration|DRAM Throughput|Warp Cycles Per Issued|Achieved Occupancy' "$R/ncu.txt" | sed -E 's/\(T[0-9].*//' | head -80
@@ -41,4 +41,9 @@ for tool in memcheck racecheck; do
   ALGO_TEST_SMALL=1 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 $B/test/test_cuda_group_strategies "[partitioned],[onepass]" > "$R/san_$tool.log" 2>&1
   echo "$tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$R/san_$tool.log" | tr '\n' ' ')"
 done
+if [ "${SAN_SAMPLE:-0}" = 1 ]; then  # the sample kernel under memcheck (its test: 2^20 records)
+  timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test/test_cuda_group_strategies "[sample]" > /tmp/ab_san_sample.log 2>&1
+  echo "memcheck [sample] rc $?: $(grep -E 'ERROR SUMMARY|test cases' /tmp/ab_san_sample.log | tr '\n' ' ')"
+  cat /tmp/ab_san_sample.log >> "$R/san_memcheck.log"
+fi
 echo "total t+$(( $(date +%s) - t0 ))"

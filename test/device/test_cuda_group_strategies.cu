@@ -368,8 +368,8 @@ namespace {
 struct forced_partitions : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_partitioned;
 };
-/// Always its one-pass form (256 partitions, a block each; the sample takes it only where
-/// oa_tuning::onepass_min_keys > 0, off by default: onepass_from_sample below).
+/// Always its one-pass form (256 partitions, a block each; the default's sample takes it for
+/// uniform-like keys from oa_tuning::onepass_min_keys to ~1.2 M of them).
 struct forced_onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
@@ -637,16 +637,16 @@ struct sized_below_16mb : algo::detail::group::oa_tuning {
 struct sized_smallest : algo::detail::group::oa_tuning {
   static constexpr double sized_table_l2_share = 0.0;
 };
-/// The default with the sample's one-pass choice (uniform keys over 2^18; off by default).
+/// The default with the sample's one-pass choice from 2^18 keys (the default's: from 1.5 x 2^15).
 struct onepass_from_sample : algo::detail::group::oa_tuning {
   static constexpr double onepass_min_keys = 262144.0;
 };
 
 /// The sample's choice for these keys: the status after sample_kernel, given the host's size `cap`
 /// (slots of 16 bytes: the packed table of int keys and float sums).
-/// (The one-pass range from 2^18 keys to what 256 partitions' tables hold, as onepass_from_sample
-/// below; the table doubled while it packs over 1/4 key a line and its keys' lines fit 30 MB, 0.6
-/// of an H100's L2, whatever the GPU.)
+/// (The one-pass range as the default's: oa_tuning::onepass_min_keys to what 256 partitions'
+/// tables hold; the table doubled while it packs over 1/4 key a line and its keys' lines fit 30 MB,
+/// 0.6 of an H100's L2, whatever the GPU.)
 algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap) {
   namespace g = algo::detail::group;
   const device_buffer<std::int32_t> keys(hkeys);
@@ -659,7 +659,7 @@ algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>&
   sk<<<1, g::sample_threads, g::sample_smem>>>(keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status,
                                                g::oa_tuning::partition_singletons, g::oa_tuning::partition_repeated,
                                                g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16,
-                                               262144.0,
+                                               g::oa_tuning::onepass_min_keys,
                                                static_cast<double>(1 << g::onepass_bits) * g::onepass_slots *
                                                    g::onepass_load,
                                                0.6 * 50e6, 16u, 0.25);
@@ -690,11 +690,12 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     unsigned mode;              // 0: one table; g::mode_partitioned, g::mode_onepass
   };
   const c_t cs[] = {
-      // (few keys keep the smallest table: 1/16 key a line; 2^16 keys: doubled to 1/4 a line,
-      // 2^21 slots, or the host's 2^22 where the estimate comes out over 2^16)
+      // (few keys keep the smallest table: 1/16 key a line; 2^15 keys: doubled to 1/4 a line,
+      // 2^20 slots, or 2^21 where the estimate comes out over 2^15)
       {"uniform over 1000 keys", make_keys(dist::uniform, n, 1000, 11), 1ull << 17, 1ull << 17, 0},
-      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 12), 1ull << 21, ~0ull, 0},
-      // (over 2^18: the one-pass build, no table sized)
+      {"uniform over 2^15 keys", make_keys(dist::uniform, n, 1 << 15, 12), 1ull << 20, ~0ull, 0},
+      // (from 1.5 x 2^15: the one-pass build, no table sized)
+      {"uniform over 2^16 keys", make_keys(dist::uniform, n, 1 << 16, 17), 0, 0, g::mode_onepass},
       {"uniform over 2^19 keys", make_keys(dist::uniform, n, 1 << 19, 13), 0, 0, g::mode_onepass},
       {"uniform over 2^20 keys", make_keys(dist::uniform, n, 1 << 20, 16), 0, 0, g::mode_onepass},
       {"64 keys, then distinct ones", lumpy, 1ull << 17, 1ull << 17, 0},

@@ -83,9 +83,11 @@ struct oa_tuning {
   /// its estimate puts over `onepass_min_keys` and within what one scatter pass's 256 partitions
   /// hold in their blocks' shared tables (256 x onepass_slots x onepass_load, ~1.26 M) take the
   /// partitioned build in one pass (onepass_aggregate_kernel: a block a partition) instead of one
-  /// table. Below ~2^16 keys a partition's few keys are contended in its block's table (forced at
-  /// 2^14: 2.41 against one table's 1.66 ms, H200, 2^26 f32 records; group_by.md, 2026-12-02).
-  static constexpr double onepass_min_keys = 65536.0;
+  /// table. From 2^16 uniform keys it beat one table (H200, 2^26 f32 records, ms, one pass / one
+  /// table: 1.548 / 1.679 at 2^16, 1.559 / 1.654 at 2^17, 1.927 / 2.207 at 2^20); below, a
+  /// partition's few keys are contended in its block's table (1.898 / 1.656 at 2^15, 2.112 / 1.658
+  /// at 2^14; group_by.md, 2026-12-02): hence from 1.5 x 2^15 estimated keys.
+  static constexpr double onepass_min_keys = 49152.0;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
