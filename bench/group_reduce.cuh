@@ -102,9 +102,13 @@ struct partitioned_no_hot : partitioned {
   static constexpr bool hot_keys = false;
 };
 /// ... and always its one-pass form (256 partitions, a block each; the default's sample takes it
-/// only where oa_tuning::onepass_min_keys > 0: off).
+/// for uniform-like keys from oa_tuning::onepass_min_keys to ~1.2 M of them).
 struct onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
+};
+/// The default with its sample in 8 blocks (oa_tuning::sample_blocks; the default 1).
+struct sample8 : algo::detail::group::oa_tuning {
+  static constexpr int sample_blocks = 8;
 };
 
 template <class Tuning, class V>
@@ -199,6 +203,9 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     // the default's two builds, each forced (the default picks one from a sample of the first records)
     timed("algo::cuda one table (no switch)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::one_table>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda, the sample in 8 blocks", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::sample8>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda, first table not sized by the sample", [&](int) {
       group_bench::group_reduce_tuned<group_bench::unsized_table>(keys.p, values.p, n, k_out.p, v_out.p);

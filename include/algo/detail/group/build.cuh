@@ -88,6 +88,11 @@ struct oa_tuning {
   /// partition's few keys are contended in its block's table (1.898 / 1.656 at 2^15, 2.112 / 1.658
   /// at 2^14; group_by.md, 2026-12-02): hence from 1.5 x 2^15 estimated keys.
   static constexpr double onepass_min_keys = 49152.0;
+  /// Blocks of the sample (sample_kernel): each reads all of its records and inserts its share of
+  /// the second part's into its own shared set. 1: one block inserts them all (~57 us at 2^20
+  /// uniform keys, ncu H200: ~235 instructions a record on one SM, the 16-bit compare-and-swap
+  /// and divergent probes). 8: predicted 15-20 us (not yet measured; group_by.md, 2026-12-02).
+  static constexpr int sample_blocks = 1;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
@@ -352,6 +357,10 @@ __global__ void clear_status_kernel(build_status* status) {
   status->abort = 0;
   status->pad = 0;
   status->cap = 0;
+  status->sample_new = 0;
+  status->sample_late = 0;
+  status->sample_done = 0;
+  status->sample_pad = 0;
 }
 
 /// Distinct keys among n records, estimated from a prefix of r records that had d distinct keys

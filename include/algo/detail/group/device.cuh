@@ -168,13 +168,11 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           const double onepass_max = Tuning::onepass_min_keys > 0.0
                                          ? static_cast<double>(1 << onepass_bits) * onepass_slots * onepass_load
                                          : 0.0;
-          sk<<<1, sample_threads, sample_smem, p.stream>>>(keys, static_cast<long long>(n), hash, status,
-                                                           Tuning::partition_singletons, Tuning::partition_repeated,
-                                                           Tuning::partition_skew, cap, last ? 0ull : floor_cap,
-                                                           Tuning::onepass_min_keys, onepass_max,
-                                                           Tuning::sized_table_l2_share * static_cast<double>(dev.l2_bytes),
-                                                           static_cast<unsigned>(sizeof(Slot)),
-                                                           Tuning::sized_table_line_keys);
+          sk<<<Tuning::sample_blocks, sample_threads, sample_smem, p.stream>>>(
+              keys, static_cast<long long>(n), hash, status, Tuning::partition_singletons,
+              Tuning::partition_repeated, Tuning::partition_skew, cap, last ? 0ull : floor_cap,
+              Tuning::onepass_min_keys, onepass_max, Tuning::sized_table_l2_share * static_cast<double>(dev.l2_bytes),
+              static_cast<unsigned>(sizeof(Slot)), Tuning::sized_table_line_keys);
           cuda::check_launch(name, "sample_kernel");
           clear_table_gated_kernel<<<std::min(grid_for(static_cast<long long>(cap)), gated_blocks), threads, 0,
                                      p.stream>>>(table, cap, status);

@@ -133,7 +133,12 @@ __device__ __forceinline__ double sample_uniform_keys(double d, double r) {
   return r / x;
 }
 
-/// One block of sample_threads, sample_smem bytes of dynamic shared memory.
+/// Blocks of sample_threads (oa_tuning::sample_blocks of them), sample_smem bytes of dynamic shared
+/// memory each; status cleared before (clear_status_kernel). Every block runs part 1 alone (the
+/// same answer everywhere; block 0 writes it); in part 2 every block reads all of the records and
+/// inserts those whose hash (bits 32-47) falls in its share into its set, which holds all of part
+/// 1's keys as well, so the blocks' new keys add up to the one set's; the last block to add its
+/// counts to the status decides (a block alone: the one set, as before).
 /// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
 ///    appears once, repeated = the others; the partitioned build (status->abort = 1,
 ///    status->pad = mode_partitioned) when singletons > `min_singletons` and either the repeats
@@ -168,6 +173,7 @@ __global__ void __launch_bounds__(sample_threads)
                   unsigned slot_bytes = 16, double line_keys = 0.25) {
   using K = iter_value_t<KeyIt>;
   extern __shared__ unsigned sample_shared[];
+  const unsigned blocks = gridDim.x;
   unsigned* dup = sample_shared;
   unsigned short* tags = reinterpret_cast<unsigned short*>(sample_shared + sample_slots / 32);
   __shared__ unsigned s_new, s_dup, s_new2, s_late;
@@ -211,7 +217,7 @@ __global__ void __launch_bounds__(sample_threads)
     // so few repeats that uniform keys would number over s^2 / max_repeated
     const bool part =
         singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated);
-    if (part) {
+    if (part && blockIdx.x == 0) {
       status->pad = mode_partitioned;
       status->abort = 1u;
     }
@@ -227,7 +233,9 @@ __global__ void __launch_bounds__(sample_threads)
   }
   __syncthreads();
   if (!s_size) return;
-  // 2. the size: the records after the first part, every load in flight before the first insert
+  // 2. the size: the records after the first part, every load in flight before the first insert;
+  // this block's share of them (by bits 32-47 of the hash: the set's slot is the low 16, its tag
+  // the top 16) into its set
   const long long r = n < size_sample_records ? n : size_sample_records;
   const long long half = r / 2;
   constexpr int per_thread = (size_sample_records - sample_records + sample_threads - 1) / sample_threads;
@@ -241,7 +249,10 @@ __global__ void __launch_bounds__(sample_threads)
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
     const long long i = s + static_cast<long long>(j) * sample_threads + threadIdx.x;
-    if (i < r && sample_insert<>(tags, nullptr, hc::hash_of(hash, k_[j]))) {
+    if (i >= r) continue;
+    const std::uint64_t h = hc::hash_of(hash, k_[j]);
+    if (blocks > 1 && static_cast<unsigned>((h >> 32) & 0xffffu) % blocks != blockIdx.x) continue;
+    if (sample_insert<>(tags, nullptr, h)) {
       ++fresh2;
       late += i >= half;
     }
@@ -250,9 +261,20 @@ __global__ void __launch_bounds__(sample_threads)
   if (late) atomicAdd(&s_late, late);
   __syncthreads();
   if (threadIdx.x == 0) {
+    // the blocks' counts summed in the status; the last block on decides
+    unsigned new2 = s_new2, late2 = s_late;
+    if (blocks > 1) {
+      if (new2) atomicAdd(&status->sample_new, new2);
+      if (late2) atomicAdd(&status->sample_late, late2);
+      __threadfence();
+      if (atomicAdd(&status->sample_done, 1u) != blocks - 1) return;
+      __threadfence();
+      new2 = atomicAdd(&status->sample_new, 0u);
+      late2 = atomicAdd(&status->sample_late, 0u);
+    }
     const double dn = static_cast<double>(n), dr = static_cast<double>(r);
-    const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
-    const double bound = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
+    const double distinct = static_cast<double>(s_new) + static_cast<double>(new2);
+    const double bound = distinct + static_cast<double>(late2) / (dr - static_cast<double>(half)) * (dn - dr);
     // 3. uniform keys, more than onepass_min and at most onepass_max of them: the one-pass build
     // (the first part's repeats uniform-like, and the uniform estimate within that range: not
     // within onepass_min keys, within onepass_max; both need r - d >= 16 repeats in the sample)
