@@ -6,13 +6,15 @@
 // Rows, for each m (uniform keys, 2^log2n records, float sums of small integers: exact), ms by
 // events, median of `reps`: the default (algo::group_reduce on algo::cuda), the default with its
 // sample in 8 blocks, the default without the sample's one-pass choice, one table (no switch), the
-// one-pass build forced, the partitioned build forced (P from n: two passes at 2^26), and
-// Thrust's sort_by_key + reduce_by_key of the same records. Every build's groups are checked
+// one-pass build forced, the partitioned build forced (P from n: two passes at 2^26), each of
+// those two with the prefetching scatter, and Thrust's sort_by_key + reduce_by_key of the same
+// records. Every build's groups are checked
 // against the default's (the same keys in the same first-appearance order, the same sums: exact).
 //   group_m_sweep [--log2n 26] [--reps 10] [--m LIST of log2 m, comma-separated]
 //   group_m_sweep --profile [--m 20]: one call of the default, one with the sample in 8 blocks, one
-//   of the one-pass build, one of the partitioned build and one of the one table for each m,
-//   nothing else (for ncu / nsys)
+//   of the one-pass and one of the partitioned build with the prefetching scatter, then one of the
+//   one-pass build, one of the partitioned build and one of the one table for each m, nothing
+//   else (for ncu / nsys)
 #include <cuda_runtime.h>
 
 #include <thrust/device_vector.h>
@@ -59,6 +61,13 @@ struct partitioned : g::oa_tuning {
 struct sample8 : g::oa_tuning {
   static constexpr int sample_blocks = 8;
 };
+/// The forced builds with the prefetching scatter (oa_tuning::scatter_prefetch; the default off).
+struct onepass_prefetch : onepass {
+  static constexpr bool scatter_prefetch = true;
+};
+struct partitioned_prefetch : partitioned {
+  static constexpr bool scatter_prefetch = true;
+};
 
 template <class Tuning>
 std::int64_t call(const std::uint32_t* k, const float* v, std::int64_t n, std::uint32_t* ko, float* vo) {
@@ -95,9 +104,13 @@ int main(int argc, char** argv) {
     const char* name;
     call_t fn;
   };
-  const column cols[] = {{"sample in 8", call<sample8>}, {"no one pass", call<no_onepass>},
-                         {"one table", call<one_table>},  {"one pass", call<onepass>},
-                         {"partitioned", call<partitioned>}};
+  const column cols[] = {{"sample in 8", call<sample8>},
+                         {"no one pass", call<no_onepass>},
+                         {"one table", call<one_table>},
+                         {"one pass", call<onepass>},
+                         {"1 pass, prefetch", call<onepass_prefetch>},
+                         {"partitioned", call<partitioned>},
+                         {"part., prefetch", call<partitioned_prefetch>}};
   std::printf("%-6s %9s | %-16s", "m", "groups", "default");
   for (const column& c : cols) std::printf(" | %-16s", c.name);
   std::printf(" | sort\n");
@@ -113,6 +126,8 @@ int main(int argc, char** argv) {
     if (profile) {
       algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get());
       call<sample8>(k, v, n, ko2.data().get(), vo2.data().get());
+      call<onepass_prefetch>(k, v, n, ko2.data().get(), vo2.data().get());
+      call<partitioned_prefetch>(k, v, n, ko2.data().get(), vo2.data().get());
       call<onepass>(k, v, n, ko2.data().get(), vo2.data().get());
       call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get());
       call<one_table>(k, v, n, ko2.data().get(), vo2.data().get());

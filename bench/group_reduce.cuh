@@ -106,6 +106,13 @@ struct partitioned_no_hot : partitioned {
 struct onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
+/// The forced builds with the prefetching scatter (oa_tuning::scatter_prefetch; the default off).
+struct partitioned_prefetch : partitioned {
+  static constexpr bool scatter_prefetch = true;
+};
+struct onepass_prefetch : onepass {
+  static constexpr bool scatter_prefetch = true;
+};
 /// The default with its sample in 8 blocks (oa_tuning::sample_blocks; the default 1).
 struct sample8 : algo::detail::group::oa_tuning {
   static constexpr int sample_blocks = 8;
@@ -218,6 +225,12 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned, one pass (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::onepass>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda partitioned (forced), prefetching scatter", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::partitioned_prefetch>(keys.p, values.p, n, k_out.p, v_out.p);
+    });
+    timed("algo::cuda partitioned, one pass (forced), prefetching scatter", [&](int) {
+      group_bench::group_reduce_tuned<group_bench::onepass_prefetch>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

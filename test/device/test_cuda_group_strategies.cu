@@ -373,6 +373,16 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 struct forced_onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
+/// Both with the prefetching scatter (oa_tuning::scatter_prefetch), its grid of 3 blocks: each
+/// loops over many tiles (and, in the second pass, buckets).
+struct forced_partitions_prefetch : forced_partitions {
+  static constexpr bool scatter_prefetch = true;
+  static constexpr int scatter_prefetch_grid = 3;
+};
+struct forced_onepass_prefetch : forced_onepass {
+  static constexpr bool scatter_prefetch = true;
+  static constexpr int scatter_prefetch_grid = 3;
+};
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
 /// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
@@ -398,6 +408,9 @@ void check_partitioned() {
       const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
       check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m), hkeys, hvals);
       check_tuned<forced_onepass>("one pass, " + dist_name(c.d, c.m), hkeys, hvals);
+      check_tuned<forced_partitions_prefetch>("partitioned, prefetching scatter, " + dist_name(c.d, c.m), hkeys,
+                                              hvals);
+      check_tuned<forced_onepass_prefetch>("one pass, prefetching scatter, " + dist_name(c.d, c.m), hkeys, hvals);
     }
 }
 

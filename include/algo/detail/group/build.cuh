@@ -118,6 +118,14 @@ struct oa_tuning {
   /// partitioned build at 5 + 5 lost 1-2 % and at 6 + 6 9 % (H200, 2^26 records, m = 2^10..2^24;
   /// group_by.md, 2026-12-02).
   static constexpr int scatter_blocks_input = 0;
+  /// The scatter passes as a loop over tiles, each thread's records of the next tile copied into
+  /// shared memory while the block works on the current one (scatter_prefetch_kernel; records in
+  /// memory as 4- or 8-byte words, else the block-a-tile kernel). Not yet measured (group_by.md,
+  /// 2026-12-02): off.
+  static constexpr bool scatter_prefetch = false;
+  /// Its grid at most (0: the blocks the multiprocessors hold at once; tests take a few, so that
+  /// each block loops over many tiles and buckets).
+  static constexpr int scatter_prefetch_grid = 0;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
   /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
   /// pass and skipped by the scatter passes; false: every record goes through the passes.

@@ -49,9 +49,11 @@
 //              (bitwise_equal_v), else the input's key at the group's first index.
 #pragma once
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../cuda/hash/open_addressing.cuh"
 #include "../cuda/hash/probe.cuh"
@@ -603,12 +605,30 @@ template <class K, class Acc, class KeyIt, class ValIt>
 struct input_records {
   static constexpr bool implicit_index = true;
   using word_type = unsigned;
+  using V = iter_value_t<ValIt>;
   KeyIt keys;
   ValIt values;
   __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
     k = keys[i];
     w = hc::key_bits(k);
     v = static_cast<Acc>(values[i]);
+  }
+  /// The prefetching pass's copies (scatter_prefetch_kernel): keys and values in memory (pointers)
+  /// of 4 or 8 bytes, what cp.async copies.
+  static constexpr bool can_stage = std::is_pointer<KeyIt>::value && std::is_pointer<ValIt>::value &&
+                                    (sizeof(K) == 4 || sizeof(K) == 8) && (sizeof(V) == 4 || sizeof(V) == 8);
+  struct stage {
+    K k[scatter_tile];
+    V v[scatter_tile];
+  };
+  __device__ void stage_copy(stage& st, int p, long long i) const {
+    __pipeline_memcpy_async(&st.k[p], keys + i, sizeof(K));
+    __pipeline_memcpy_async(&st.v[p], values + i, sizeof(V));
+  }
+  __device__ void staged(const stage& st, int p, word_type& w, Acc& v, K& k) const {
+    k = st.k[p];
+    w = hc::key_bits(k);
+    v = static_cast<Acc>(st.v[p]);
   }
 };
 /// ... and of the passes after it (the previous pass's output: the word as it was written).
@@ -621,6 +641,20 @@ struct stored_records {
   __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
     w = words[i];
     v = values[i];
+    k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
+  }
+  static constexpr bool can_stage = sizeof(Acc) == 4 || sizeof(Acc) == 8;
+  struct stage {
+    unsigned long long w[scatter_tile];
+    Acc v[scatter_tile];
+  };
+  __device__ void stage_copy(stage& st, int p, long long i) const {
+    __pipeline_memcpy_async(&st.w[p], words + i, sizeof(unsigned long long));
+    __pipeline_memcpy_async(&st.v[p], values + i, sizeof(Acc));
+  }
+  __device__ void staged(const stage& st, int p, word_type& w, Acc& v, K& k) const {
+    w = st.w[p];
+    v = st.v[p];
     k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
   }
 };
@@ -703,27 +737,18 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
   }
 }
 
-/// One pass of the scatter by digit (see the file's head). Not stable: each tile reserves its run
-/// of each digit with one atomicAdd on that digit's cursor (tiles run in any order). Segmented
-/// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
-/// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
-/// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
-/// is set in hot_map (when hot_list is not null and lists hot keys: theirs, aggregated by the
-/// histogram).
-template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
-__global__ void __launch_bounds__(threads, MinBlocks)
-    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
-                   const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
-                   unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc> s;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int radix = 1 << pass.bits;
-  long long base, end;
-  unsigned cbase = 0;
+/// Tile t of a scatter pass: its records [base, end) and its cursors' offset cbase; false when
+/// there is no tile t. Segmented (the second of two passes): the tiles lie inside the first
+/// pass's buckets (tiles[], bounds[] from partition_plan_kernel; the bucket is the last a with
+/// tiles[a] <= t) and tile t of bucket a writes digit d at cursors[a << pass.bits | d]; else the
+/// tiles cover the input, digit d at cursors[d].
+template <bool Segmented>
+__device__ __forceinline__ bool scatter_tile_range(unsigned t, long long n, digit_pass pass, const unsigned* tiles,
+                                                   const unsigned* bounds, long long& base, long long& end,
+                                                   unsigned& cbase) {
   if constexpr (Segmented) {
-    const unsigned t = blockIdx.x;
-    if (t >= tiles[max_radix]) return;  // (the grid is launched for the most tiles there can be)
-    int lo = 0, hi = max_radix - 1;  // the bucket: the last a with tiles[a] <= t
+    if (t >= tiles[max_radix]) return false;
+    int lo = 0, hi = max_radix - 1;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
       if (tiles[mid] <= t) lo = mid;
@@ -735,13 +760,44 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     end = base + scatter_tile < static_cast<long long>(e0) ? base + scatter_tile : static_cast<long long>(e0);
     cbase = static_cast<unsigned>(lo) << pass.bits;
   } else {
-    base = static_cast<long long>(blockIdx.x) * scatter_tile;
+    base = static_cast<long long>(t) * scatter_tile;
+    if (base >= n) return false;
     end = base + scatter_tile < n ? base + scatter_tile : n;
+    cbase = 0;
   }
-  for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
+  return true;
+}
+
+/// A record's digit in a scatter pass, ~0u for a hot key's (its bit set in hot_map: aggregated
+/// by the histogram; the first pass only). i - lane is a multiple of 32: the word of the warp's
+/// 32 records.
+template <bool Segmented, class K, class Hash>
+__device__ __forceinline__ unsigned scatter_digit(const K& k, Hash& hash, digit_pass pass, long long i, int lane,
+                                                  const unsigned* hot_map) {
   if constexpr (!Segmented) {
-    if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
+    if (hot_map && ((hot_map[(i - lane) >> 5] >> lane) & 1u)) return ~0u;
   }
+  return pass.of(hc::hash_of(hash, k));
+}
+
+/// One pass of the scatter by digit (see the file's head), a block a tile (scatter_tile_range).
+/// Not stable: each tile reserves its run of each digit with one atomicAdd on that digit's cursor
+/// (tiles run in any order). In the first pass, the records whose bit is set in hot_map (when
+/// hot_list is not null and lists hot keys) are not written.
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
+                   const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
+                   unsigned long long* words_out, Acc* values_out) {
+  __shared__ scatter_smem<Acc> s;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int radix = 1 << pass.bits;
+  long long base, end;
+  unsigned cbase;
+  // (the segmented pass's grid is launched for the most tiles there can be)
+  if (!scatter_tile_range<Segmented>(blockIdx.x, n, pass, tiles, bounds, base, end, cbase)) return;
+  for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
+  if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
   __syncthreads();
 
   using W = typename Src::word_type;
@@ -756,10 +812,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     if (i < end) {
       K k;
       src.load(i, w_[j], v_[j], k);
-      d_[j] = pass.of(hc::hash_of(hash, k));
-      if constexpr (!Segmented) {  // (the word of the warp's 32 records: i - lane is a multiple of 32)
-        if (hot_map && ((hot_map[(i - lane) >> 5] >> lane) & 1u)) d_[j] = ~0u;
-      }
+      d_[j] = scatter_digit<Segmented>(k, hash, pass, i, lane, hot_map);
     }
   }
   scatter_one_tile(
@@ -769,6 +822,78 @@ __global__ void __launch_bounds__(threads, MinBlocks)
         else return w;
       },
       words_out, values_out);
+}
+
+/// Blocks a multiprocessor should hold of scatter_prefetch_kernel (its stage beside the tile's
+/// ~30 / ~38 KB: 16-24 KB).
+template <class Acc>
+inline constexpr int scatter_prefetch_min_blocks = sizeof(Acc) <= 4 ? 4 : 3;
+
+/// The same pass with its records prefetched (oa_tuning::scatter_prefetch; sources whose records
+/// are in memory as 4- or 8-byte words: Src::can_stage): a loop over tiles t = blockIdx.x,
+/// + gridDim.x, ... (the grid: what the multiprocessors hold at once), each thread's records of
+/// the next tile copied into shared memory (cp.async, Src::stage; a thread reads back only what
+/// it copied) while the block ranks, stages and writes the current one, so that the loads of the
+/// next tile are in flight through the current one's barriers (a block a tile waits for its
+/// loads with nothing else to do: ncu, H200, 42 % of the pass's stalls on them).
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    scatter_prefetch_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors,
+                            const unsigned* tiles, const unsigned* bounds, const unsigned* hot_list,
+                            const unsigned* hot_map, unsigned long long* words_out, Acc* values_out) {
+  __shared__ scatter_smem<Acc> s;
+  extern __shared__ unsigned long long scatter_stage_smem[];  // sizeof(Src::stage) bytes
+  auto& st = *reinterpret_cast<typename Src::stage*>(scatter_stage_smem);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int radix = 1 << pass.bits;
+  const int place = warp * (32 * scatter_items) + lane;  // the thread's first record in a tile
+  if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
+  // tile t's copies of this thread's records, one commit
+  const auto prefetch = [&](unsigned t) {
+    long long b, e;
+    unsigned c;
+    if (scatter_tile_range<Segmented>(t, n, pass, tiles, bounds, b, e, c)) {
+#pragma unroll
+      for (int j = 0; j < scatter_items; ++j)
+        if (b + place + j * 32 < e) src.stage_copy(st, place + j * 32, b + place + j * 32);
+    }
+    __pipeline_commit();
+  };
+  prefetch(blockIdx.x);
+  long long base, end;
+  unsigned cbase;
+#pragma unroll 1
+  for (unsigned t = blockIdx.x; scatter_tile_range<Segmented>(t, n, pass, tiles, bounds, base, end, cbase);
+       t += gridDim.x) {
+    using W = typename Src::word_type;
+    W w_[scatter_items];
+    Acc v_[scatter_items];
+    unsigned d_[scatter_items];
+    const long long first = base + place;
+    __pipeline_wait_prior(0);
+#pragma unroll
+    for (int j = 0; j < scatter_items; ++j) {
+      const long long i = first + j * 32;
+      d_[j] = ~0u;
+      if (i < end) {
+        K k;
+        src.staged(st, place + j * 32, w_[j], v_[j], k);
+        d_[j] = scatter_digit<Segmented>(k, hash, pass, i, lane, hot_map);
+      }
+    }
+    // (the previous tile's last reads of s.count lie behind two of its barriers)
+    for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
+    __syncthreads();
+    // (after the barrier: this thread's reads of st are done before its copies overwrite them)
+    prefetch(t + gridDim.x);
+    scatter_one_tile(
+        s, w_, v_, d_, radix, cursors + cbase,
+        [&](int j, W w) -> unsigned long long {
+          if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
+          else return w;
+        },
+        words_out, values_out);
+  }
 }
 
 // ---- groups by where they first appear ------------------------------------------------------------
