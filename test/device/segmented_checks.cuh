@@ -1,7 +1,7 @@
 // Device checks of the segmented and by-key algorithms (<algo/segmented.hpp>, issue 12), shared by
-// test_cuda_segmented.cu, test_cuda_segmented_strategies.cu and test_cub_segmented.cu. Each check
-// takes the policy as an argument and is templated on the value types (the caller picks: nvcc is
-// slow, instantiate only what is tested).
+// test_cuda_segmented.cu, test_cuda_segmented_{reduce_then_scan,deterministic,ordered}.cu and
+// test_cub_segmented.cu. Each check takes the policy as an argument and is templated on the value
+// types (the caller picks: nvcc is slow, instantiate only what is tested).
 //
 //   check_by_key<WithThrust, Deterministic, V...>(policy)
 //                                     inclusive / exclusive_scan_by_key, reduce_by_key: every

@@ -11,7 +11,7 @@
 //                bitwise equal to the first and to a host emulation of the left fold of the
 //                tiles' aggregates (scan_emulation.cuh), to the other tunings of the same tile
 //                shape and to a replay of the scan captured into a CUDA graph.
-// The segmented and keyed algorithms on this strategy: test_cuda_segmented_strategies.cu and
+// The segmented and keyed algorithms on this strategy: test_cuda_segmented_ordered.cu and
 // test_cuda_keyed_strategies.cu (against the other look-backs and the emulation); walks forced
 // past the kept windows (scan_tuning_base::test_inclusive_every): test_cuda_scan_ordered_walks.cu.
 #include <algo/algo.hpp>
