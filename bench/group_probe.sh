@@ -2,15 +2,16 @@
 # group_reduce's development probe (bench/notes/group_by.md), in one call on a GPU machine from the
 # tree's root; builds there (16 cores: ~1.5 min). Carry ".cuco" (cuCollections' headers) for the
 # bench's cuco row.
-#   OUT=... M=10,12,14 [NCU=0] [SAN_SAMPLE=1] bash bench/group_probe.sh
+#   OUT=... M=10,12,14 [NCU=0] [SAN_SAMPLE=1] ALGO_COMMIT=<the tree sent> bash bench/group_probe.sh
+#   (ALGO_COMMIT: the device copy's .git may be stale)
 # Writes $OUT/ab/: group_m_sweep over M (the default and the forced builds side by side), the
-# bench's group section, ncu of the build's kernels (m = 2^20, 2^24), nsys of the default's kernels at
-# m = 2^17 (first 40: start, duration), the group tests
-# and their sanitizers (8 files: what a device call brings back; the build logs stay in /tmp).
+# bench's group section, ncu of the build's kernels (m = 2^20, 2^24), nsys of the default's
+# kernels at m = 2^17 where nsys is installed (first 40: start, duration), the group tests and
+# their sanitizers (8 files: what a device call brings back; the build logs stay in /tmp).
 set -u
 t0=$(date +%s)
 R=${OUT:-/tmp/out}/ab; mkdir -p "$R"
-{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log --oneline -1; } > "$R/env.txt"
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log --oneline -1; echo "ALGO_COMMIT=${ALGO_COMMIT:-}"; } > "$R/env.txt"
 export ALGO_NO_INSTALL=1 ALGO_CCCL_NEXT_VERSION=none ALGO_BUILD_DIR=/tmp/ab
 source scripts/common.sh
 cuco=(); [ -d .cuco/include ] && cuco=(-DALGO_CUCO_DIR=$PWD/.cuco/include)
@@ -19,7 +20,7 @@ timeout 330 ninja -C /tmp/ab -j 16 group_m_sweep bench_group test_cuda_group_str
 echo "build rc $? t+$(( $(date +%s) - t0 ))"; grep -E "^FAILED|error:" /tmp/ab_build.log | head
 B=/tmp/ab
 timeout 150 $B/bench/group_m_sweep --m ${M:-14,16,17,18,19,20,21,22,24} > "$R/m_sweep.txt" 2>&1; echo "m_sweep rc $?"; cat "$R/m_sweep.txt"
-timeout 200 $B/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "$(git rev-parse --short HEAD)" > "$R/bench_group.log" 2>&1
+timeout 200 $B/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "${ALGO_COMMIT:-$(git rev-parse --short HEAD)}" > "$R/bench_group.log" 2>&1
 echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
 if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
   timeout 200 ncu --kernel-name regex:'scatter_|aggregate_kernel|place_kernel|histogram|sample_kernel' --section SpeedOfLight \
