@@ -603,8 +603,11 @@ __global__ void __launch_bounds__(plan_threads)
 /// index is not kept in a register while the tile is ranked) ...
 template <class K, class Acc, class KeyIt, class ValIt>
 struct input_records {
-  static constexpr bool implicit_index = true;
   using word_type = unsigned;
+  /// The word written for record i: its input index above its key's bits.
+  static __device__ __forceinline__ unsigned long long word(long long i, word_type w) {
+    return (static_cast<unsigned long long>(i) << 32) | w;
+  }
   using V = iter_value_t<ValIt>;
   KeyIt keys;
   ValIt values;
@@ -634,8 +637,8 @@ struct input_records {
 /// ... and of the passes after it (the previous pass's output: the word as it was written).
 template <class K, class Acc>
 struct stored_records {
-  static constexpr bool implicit_index = false;
   using word_type = unsigned long long;
+  static __device__ __forceinline__ unsigned long long word(long long, word_type w) { return w; }
   const unsigned long long* words;
   const Acc* values;
   __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
@@ -677,7 +680,7 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : sizeof(Acc) <= 4 ?
 
 /// One tile's scatter by digit, the whole block: the tile's records are in registers (item j of
 /// lane l of warp w: the tile's record 256 w + 32 j + l; d[j] its digit < radix, or ~0u past the
-/// tile's end), `word(j, w_[j])` makes the 64-bit word written. Each record's rank in its digit is
+/// tile's end; item j is record first + 32 j), Src::word makes the 64-bit word written. Each record's rank in its digit is
 /// a shared atomicAdd on the tile's count of that digit (the 8 of a thread in flight together: no
 /// order inside a digit, and none needed, as the scatter keeps no order); each digit's run of the
 /// tile is reserved with one atomicAdd on cursors[d] (no order between tiles), the records are
@@ -687,11 +690,11 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : sizeof(Acc) <= 4 ?
 /// (Before 2026-12-02 a warp ranked its items one after another, a match and a read-modify-write
 /// of the warp's counts each: the pass took 1.40 ms where this takes 0.97, ncu, H200, 2^26 f32
 /// records; group_by.md.)
-template <class Acc, class W, class WordOf>
+template <class Src, class Acc, class W>
 __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
                                              const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
-                                             unsigned* cursors, WordOf word,
-                                             unsigned long long* words_out, Acc* values_out) {
+                                             unsigned* cursors, long long first, unsigned long long* words_out,
+                                             Acc* values_out) {
   // ranks: d_[j] becomes digit | rank << 8 (one register an item)
   {
     unsigned r_[scatter_items];
@@ -721,7 +724,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
       const unsigned at = s.local[d] + (d_[j] >> 8);
-      s.words[at] = word(j, w_[j]);
+      s.words[at] = Src::word(first + j * 32, w_[j]);
       s.values[at] = v_[j];
       s.digit[at] = static_cast<unsigned char>(d);
     }
@@ -815,13 +818,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       d_[j] = scatter_digit<Segmented>(k, hash, pass, i, lane, hot_map);
     }
   }
-  scatter_one_tile(
-      s, w_, v_, d_, radix, cursors + cbase,
-      [&](int j, W w) -> unsigned long long {
-        if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
-        else return w;
-      },
-      words_out, values_out);
+  scatter_one_tile<Src>(s, w_, v_, d_, radix, cursors + cbase, first, words_out, values_out);
 }
 
 /// Blocks a multiprocessor should hold of scatter_prefetch_kernel (its stage beside the tile's
@@ -848,7 +845,8 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   const int radix = 1 << pass.bits;
   const int place = warp * (32 * scatter_items) + lane;  // the thread's first record in a tile
   if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
-  // tile t's copies of this thread's records, one commit
+  // tile t's copies of this thread's records, one commit (none past the last tile; the tile's
+  // range is found again when the loop reaches it: carried across a tile it cost registers)
   const auto prefetch = [&](unsigned t) {
     long long b, e;
     unsigned c;
@@ -886,13 +884,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     __syncthreads();
     // (after the barrier: this thread's reads of st are done before its copies overwrite them)
     prefetch(t + gridDim.x);
-    scatter_one_tile(
-        s, w_, v_, d_, radix, cursors + cbase,
-        [&](int j, W w) -> unsigned long long {
-          if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
-          else return w;
-        },
-        words_out, values_out);
+    scatter_one_tile<Src>(s, w_, v_, d_, radix, cursors + cbase, first, words_out, values_out);
   }
 }
 
