@@ -4,17 +4,15 @@
 // development tool for setting oa_tuning::onepass_min_keys and the sample's sizing rule; the
 // bench (`--only group_reduce`) is where claims come from.
 // Rows, for each m (uniform keys, 2^log2n records, float sums of small integers: exact), ms by
-// events, median of `reps`: the default (algo::group_reduce on algo::cuda), the default with its
-// sample in 8 blocks, the default without the sample's one-pass choice, one table (no switch), the
-// one-pass build forced, the partitioned build forced (P from n: two passes at 2^26), each of
-// those two with the prefetching scatter, and Thrust's sort_by_key + reduce_by_key of the same
-// records. Every build's groups are checked
-// against the default's (the same keys in the same first-appearance order, the same sums: exact).
+// events, median of `reps`: the default (algo::group_reduce on algo::cuda), the default without
+// the sample's one-pass choice, one table (no switch), the one-pass build forced, the partitioned
+// build forced (P from n: two passes at 2^26), the forced builds with their scatter passes at 4 /
+// 5 blocks a multiprocessor (the default: 5 the first pass, 4 the second), and Thrust's sort_by_key + reduce_by_key of the same records. Every
+// build's groups are checked against the default's (the same keys in the same first-appearance
+// order, the same sums: exact).
 //   group_m_sweep [--log2n 26] [--reps 10] [--m LIST of log2 m, comma-separated]
-//   group_m_sweep --profile [--m 20]: one call of the default, one with the sample in 8 blocks, one
-//   of the one-pass and one of the partitioned build with the prefetching scatter, then one of the
-//   one-pass build, one of the partitioned build and one of the one table for each m, nothing
-//   else (for ncu / nsys)
+//   group_m_sweep --profile [--m 20]: one call of the default, one of the one-pass build, one of the
+//   partitioned build and one of the one table for each m, nothing else (for ncu / nsys)
 #include <cuda_runtime.h>
 
 #include <thrust/device_vector.h>
@@ -57,16 +55,16 @@ struct onepass : g::oa_tuning {
 struct partitioned : g::oa_tuning {
   static constexpr int table_choice = g::table_choice_partitioned;
 };
-/// The default with the sample in 8 blocks (oa_tuning::sample_blocks; the default 1).
-struct sample8 : g::oa_tuning {
-  static constexpr int sample_blocks = 8;
+/// The scatter passes' blocks a multiprocessor: the first pass at 4 (as before 2026-12-02's third
+/// session; the default 5), and both passes at 5 (the default: 5 the first, 4 the second).
+struct onepass_in4 : onepass {
+  static constexpr int scatter_blocks_input = 4;
 };
-/// The forced builds with the prefetching scatter (oa_tuning::scatter_prefetch; the default off).
-struct onepass_prefetch : onepass {
-  static constexpr bool scatter_prefetch = true;
+struct partitioned_in4 : partitioned {
+  static constexpr int scatter_blocks_input = 4;
 };
-struct partitioned_prefetch : partitioned {
-  static constexpr bool scatter_prefetch = true;
+struct partitioned_55 : partitioned {
+  static constexpr int scatter_blocks = 5;
 };
 
 template <class Tuning>
@@ -104,13 +102,10 @@ int main(int argc, char** argv) {
     const char* name;
     call_t fn;
   };
-  const column cols[] = {{"sample in 8", call<sample8>},
-                         {"no one pass", call<no_onepass>},
-                         {"one table", call<one_table>},
-                         {"one pass", call<onepass>},
-                         {"1 pass, prefetch", call<onepass_prefetch>},
-                         {"partitioned", call<partitioned>},
-                         {"part., prefetch", call<partitioned_prefetch>}};
+  const column cols[] = {{"no one pass", call<no_onepass>},     {"one table", call<one_table>},
+                         {"one pass", call<onepass>},           {"1 pass, in 4", call<onepass_in4>},
+                         {"partitioned", call<partitioned>},    {"part., in 4", call<partitioned_in4>},
+                         {"part., 5 + 5", call<partitioned_55>}};
   std::printf("%-6s %9s | %-16s", "m", "groups", "default");
   for (const column& c : cols) std::printf(" | %-16s", c.name);
   std::printf(" | sort\n");
@@ -125,9 +120,6 @@ int main(int argc, char** argv) {
     const float* v = vals.data().get();
     if (profile) {
       algo::group_reduce(algo::cuda, k, k + n, v, ko.data().get(), vo.data().get());
-      call<sample8>(k, v, n, ko2.data().get(), vo2.data().get());
-      call<onepass_prefetch>(k, v, n, ko2.data().get(), vo2.data().get());
-      call<partitioned_prefetch>(k, v, n, ko2.data().get(), vo2.data().get());
       call<onepass>(k, v, n, ko2.data().get(), vo2.data().get());
       call<partitioned>(k, v, n, ko2.data().get(), vo2.data().get());
       call<one_table>(k, v, n, ko2.data().get(), vo2.data().get());

@@ -23,7 +23,7 @@ timeout 150 $B/bench/group_m_sweep --m ${M:-14,16,17,18,19,20,21,22,24} > "$R/m_
 timeout 200 $B/bench/bench_group --only group_reduce --csv "$R/bench_group.csv" --commit "${ALGO_COMMIT:-$(git rev-parse --short HEAD)}" > "$R/bench_group.log" 2>&1
 echo "bench_group rc $? t+$(( $(date +%s) - t0 ))"
 if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
-  timeout 200 ncu --kernel-name regex:'scatter_|aggregate_kernel|place_kernel|histogram|sample_kernel' --section SpeedOfLight \
+  timeout 200 ncu --kernel-name regex:'scatter_kernel|aggregate_kernel|place_kernel|histogram|sample_kernel' --section SpeedOfLight \
     --section WarpStateStats --section Occupancy $B/bench/group_m_sweep --profile --m 20,24 > "$R/ncu.txt" 2>&1
   echo "ncu rc $?"; grep -E '^  [a-z].*\(|Duration|DRAM Throughput|Warp Cycles Per Issued|Achieved Occupancy' "$R/ncu.txt" | sed -E 's/\(T[0-9].*//' | head -80
 fi

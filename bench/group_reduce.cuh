@@ -102,20 +102,9 @@ struct partitioned_no_hot : partitioned {
   static constexpr bool hot_keys = false;
 };
 /// ... and always its one-pass form (256 partitions, a block each; the default's sample takes it
-/// for uniform-like keys from oa_tuning::onepass_min_keys to ~1.2 M of them).
+/// only where oa_tuning::onepass_min_keys > 0: off).
 struct onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
-};
-/// The forced builds with the prefetching scatter (oa_tuning::scatter_prefetch; the default off).
-struct partitioned_prefetch : partitioned {
-  static constexpr bool scatter_prefetch = true;
-};
-struct onepass_prefetch : onepass {
-  static constexpr bool scatter_prefetch = true;
-};
-/// The default with its sample in 8 blocks (oa_tuning::sample_blocks; the default 1).
-struct sample8 : algo::detail::group::oa_tuning {
-  static constexpr int sample_blocks = 8;
 };
 
 template <class Tuning, class V>
@@ -211,9 +200,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     timed("algo::cuda one table (no switch)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::one_table>(keys.p, values.p, n, k_out.p, v_out.p);
     });
-    timed("algo::cuda, the sample in 8 blocks", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::sample8>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
     timed("algo::cuda, first table not sized by the sample", [&](int) {
       group_bench::group_reduce_tuned<group_bench::unsized_table>(keys.p, values.p, n, k_out.p, v_out.p);
     });
@@ -225,12 +211,6 @@ void run_group_reduce_type(const options& opt, report& rep, const char* vname, s
     });
     timed("algo::cuda partitioned, one pass (forced)", [&](int) {
       group_bench::group_reduce_tuned<group_bench::onepass>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
-    timed("algo::cuda partitioned (forced), prefetching scatter", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::partitioned_prefetch>(keys.p, values.p, n, k_out.p, v_out.p);
-    });
-    timed("algo::cuda partitioned, one pass (forced), prefetching scatter", [&](int) {
-      group_bench::group_reduce_tuned<group_bench::onepass_prefetch>(keys.p, values.p, n, k_out.p, v_out.p);
     });
     timed("algo::cuda deterministic", [&](int) {
       algo::group_reduce(algo::cuda.with(algo::group_strategy::deterministic), keys.p, keys.p + n, values.p, k_out.p,

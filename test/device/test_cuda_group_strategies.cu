@@ -373,16 +373,6 @@ struct forced_partitions : algo::detail::group::oa_tuning {
 struct forced_onepass : algo::detail::group::oa_tuning {
   static constexpr int table_choice = algo::detail::group::table_choice_onepass;
 };
-/// Both with the prefetching scatter (oa_tuning::scatter_prefetch), its grid of 3 blocks: each
-/// loops over many tiles (and, in the second pass, buckets).
-struct forced_partitions_prefetch : forced_partitions {
-  static constexpr bool scatter_prefetch = true;
-  static constexpr int scatter_prefetch_grid = 3;
-};
-struct forced_onepass_prefetch : forced_onepass {
-  static constexpr bool scatter_prefetch = true;
-  static constexpr int scatter_prefetch_grid = 3;
-};
 
 /// Keys at high cardinality (m close to n, 2^16 and 2^20 distinct), skewed keys (hot keys in the
 /// hot table, a warm key's partition spanning several chunks: the overflow table), all equal (one
@@ -408,9 +398,6 @@ void check_partitioned() {
       const auto hvals = make_values<V>(n, 41 + static_cast<std::uint64_t>(n));
       check_tuned<forced_partitions>("partitioned, " + dist_name(c.d, c.m), hkeys, hvals);
       check_tuned<forced_onepass>("one pass, " + dist_name(c.d, c.m), hkeys, hvals);
-      check_tuned<forced_partitions_prefetch>("partitioned, prefetching scatter, " + dist_name(c.d, c.m), hkeys,
-                                              hvals);
-      check_tuned<forced_onepass_prefetch>("one pass, prefetching scatter, " + dist_name(c.d, c.m), hkeys, hvals);
     }
 }
 
@@ -650,10 +637,6 @@ struct sized_below_16mb : algo::detail::group::oa_tuning {
 struct sized_smallest : algo::detail::group::oa_tuning {
   static constexpr double sized_table_l2_share = 0.0;
 };
-/// The default with the sample in 8 blocks (oa_tuning::sample_blocks).
-struct sample_in_8_blocks : algo::detail::group::oa_tuning {
-  static constexpr int sample_blocks = 8;
-};
 /// The default with the sample's one-pass choice from 2^18 keys (the default's: from 1.5 x 2^15).
 struct onepass_from_sample : algo::detail::group::oa_tuning {
   static constexpr double onepass_min_keys = 262144.0;
@@ -664,8 +647,7 @@ struct onepass_from_sample : algo::detail::group::oa_tuning {
 /// (The one-pass range as the default's: oa_tuning::onepass_min_keys to what 256 partitions'
 /// tables hold; the table doubled while it packs over 1/4 key a line and its keys' lines fit 30 MB,
 /// 0.6 of an H100's L2, whatever the GPU.)
-algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap,
-                                                unsigned blocks = 1) {
+algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>& hkeys, unsigned long long cap) {
   namespace g = algo::detail::group;
   const device_buffer<std::int32_t> keys(hkeys);
   g::build_status* status = nullptr;
@@ -674,11 +656,13 @@ algo::detail::group::build_status sample_choice(const std::vector<std::int32_t>&
   const auto sk = g::sample_kernel<const std::int32_t*, algo::hash<>>;
   REQUIRE(cudaFuncSetAttribute(sk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(g::sample_smem)) ==
           cudaSuccess);
-  sk<<<blocks, g::sample_threads, g::sample_smem>>>(
-      keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status, g::oa_tuning::partition_singletons,
-      g::oa_tuning::partition_repeated, g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16,
-      g::oa_tuning::onepass_min_keys, static_cast<double>(1 << g::onepass_bits) * g::onepass_slots * g::onepass_load,
-      0.6 * 50e6, 16u, 0.25);
+  sk<<<1, g::sample_threads, g::sample_smem>>>(keys.begin(), static_cast<long long>(hkeys.size()), algo::hash<>{}, status,
+                                               g::oa_tuning::partition_singletons, g::oa_tuning::partition_repeated,
+                                               g::oa_tuning::partition_skew, cap, (std::size_t(2) << 20) / 16,
+                                               g::oa_tuning::onepass_min_keys,
+                                               static_cast<double>(1 << g::onepass_bits) * g::onepass_slots *
+                                                   g::onepass_load,
+                                               0.6 * 50e6, 16u, 0.25);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   g::build_status st{};
   REQUIRE(cudaMemcpy(&st, status, sizeof(st), cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -724,15 +708,6 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     INFO(c.what << ", n = " << n);
     const g::build_status st = sample_choice(c.keys, host_cap);
     CHECK(st.pad == c.mode);
-    {  // the sample in 8 blocks (each its share of the second part): the same choice, as the
-       // blocks' new keys add up to the one set's (but for tags that collide in one set only)
-      const g::build_status st8 = sample_choice(c.keys, host_cap, 8);
-      CHECK(st8.pad == st.pad);
-      CHECK(st8.abort == st.abort);
-      CHECK(st8.cap == st.cap);
-      if (st8.cap != 0 || st8.pad == g::mode_onepass) CHECK(st8.sample_done == 8u);  // (part 2 ran)
-      if (st8.pad == g::mode_partitioned) CHECK(st8.sample_done == 0u);
-    }
     if (c.lo == 0) {
       CHECK(st.cap == 0);
     } else if (c.hi == ~0ull) {
@@ -748,7 +723,6 @@ TEST_CASE("cuda group_reduce, the sample sizes the one table: its choice, builds
     check_tuned<sized_below_16mb>("sized table, " + c.what, c.keys, vals);
     check_tuned<sized_smallest>("smallest sized table, " + c.what, c.keys, vals);
     check_tuned<onepass_from_sample>("one pass from the sample, " + c.what, c.keys, vals);
-    check_tuned<sample_in_8_blocks>("the sample in 8 blocks, " + c.what, c.keys, vals);
     check_tuned<unsized_table>("unsized table, " + c.what, c.keys, vals);
     if (!small_run()) {
       const auto ivals = make_values<std::int64_t>(n, 22);

@@ -88,11 +88,6 @@ struct oa_tuning {
   /// partition's few keys are contended in its block's table (1.898 / 1.656 at 2^15, 2.112 / 1.658
   /// at 2^14; group_by.md, 2026-12-02): hence from 1.5 x 2^15 estimated keys.
   static constexpr double onepass_min_keys = 49152.0;
-  /// Blocks of the sample (sample_kernel): each reads all of its records and inserts its share of
-  /// the second part's into its own shared set. 1: one block inserts them all (~57 us at 2^20
-  /// uniform keys, ncu H200: ~235 instructions a record on one SM, the 16-bit compare-and-swap
-  /// and divergent probes). 8: predicted 15-20 us (not yet measured; group_by.md, 2026-12-02).
-  static constexpr int sample_blocks = 1;
   /// The sample's rule (sample_kernel): partitioned when over partition_singletons of the 4096
   /// records have a key seen once, and the others are skewed (at least partition_skew records a
   /// repeated key) or at most partition_repeated (uniform keys over more than 4096^2 / that).
@@ -118,14 +113,6 @@ struct oa_tuning {
   /// partitioned build at 5 + 5 lost 1-2 % and at 6 + 6 9 % (H200, 2^26 records, m = 2^10..2^24;
   /// group_by.md, 2026-12-02).
   static constexpr int scatter_blocks_input = 0;
-  /// The scatter passes as a loop over tiles, each thread's records of the next tile copied into
-  /// shared memory while the block works on the current one (scatter_prefetch_kernel; records in
-  /// memory as 4- or 8-byte words, else the block-a-tile kernel). Not yet measured (group_by.md,
-  /// 2026-12-02): off.
-  static constexpr bool scatter_prefetch = false;
-  /// Its grid at most (0: the blocks the multiprocessors hold at once; tests take a few, so that
-  /// each block loops over many tiles and buckets).
-  static constexpr int scatter_prefetch_grid = 0;
   /// The partitioned build's hot keys (partitioned.cuh): the keys seen at least twice in the
   /// first 8192 records (up to 1024, when they hold an eighth of them) aggregated by the histogram
   /// pass and skipped by the scatter passes; false: every record goes through the passes.
@@ -365,10 +352,6 @@ __global__ void clear_status_kernel(build_status* status) {
   status->abort = 0;
   status->pad = 0;
   status->cap = 0;
-  status->sample_new = 0;
-  status->sample_late = 0;
-  status->sample_done = 0;
-  status->sample_pad = 0;
 }
 
 /// Distinct keys among n records, estimated from a prefix of r records that had d distinct keys

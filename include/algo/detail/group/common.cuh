@@ -44,10 +44,6 @@ struct build_status {
   unsigned pad;
   unsigned long long cap;      // the sampled build's table size, when its sample chose one smaller than
                                // the host's (0: the host's; partitioned.cuh, sample_kernel)
-  unsigned sample_new;         // the sample's blocks' new keys in its second part, summed
-  unsigned sample_late;        // ... those in the second half of its records
-  unsigned sample_done;        // ... and the blocks done with it (the last one decides)
-  unsigned sample_pad;
 };
 
 /// A flag word an earlier kernel on the stream wrote, read once a block by thread 0 (every thread

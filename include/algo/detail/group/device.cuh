@@ -168,11 +168,13 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
           const double onepass_max = Tuning::onepass_min_keys > 0.0
                                          ? static_cast<double>(1 << onepass_bits) * onepass_slots * onepass_load
                                          : 0.0;
-          sk<<<Tuning::sample_blocks, sample_threads, sample_smem, p.stream>>>(
-              keys, static_cast<long long>(n), hash, status, Tuning::partition_singletons,
-              Tuning::partition_repeated, Tuning::partition_skew, cap, last ? 0ull : floor_cap,
-              Tuning::onepass_min_keys, onepass_max, Tuning::sized_table_l2_share * static_cast<double>(dev.l2_bytes),
-              static_cast<unsigned>(sizeof(Slot)), Tuning::sized_table_line_keys);
+          sk<<<1, sample_threads, sample_smem, p.stream>>>(keys, static_cast<long long>(n), hash, status,
+                                                           Tuning::partition_singletons, Tuning::partition_repeated,
+                                                           Tuning::partition_skew, cap, last ? 0ull : floor_cap,
+                                                           Tuning::onepass_min_keys, onepass_max,
+                                                           Tuning::sized_table_l2_share * static_cast<double>(dev.l2_bytes),
+                                                           static_cast<unsigned>(sizeof(Slot)),
+                                                           Tuning::sized_table_line_keys);
           cuda::check_launch(name, "sample_kernel");
           clear_table_gated_kernel<<<std::min(grid_for(static_cast<long long>(cap)), gated_blocks), threads, 0,
                                      p.stream>>>(table, cap, status);
@@ -317,50 +319,28 @@ std::int64_t group_reduce_open_addressing(const Policy& p, KeyIt keys_it, ValIt 
       Acc* fv = values_a.as<Acc>();
       unsigned long long* lw = words_b.as<unsigned long long>();
       Acc* lv = values_b.as<Acc>();
+      // (the largest shared-memory carveout: 4 blocks of ~36-44 KB an SM)
       constexpr int smb = scatter_min_blocks<Tuning::scatter_blocks>;
       constexpr int smb_input = scatter_min_blocks<Tuning::scatter_blocks_input, Acc>;
-      using src0_t = input_records<K, Acc, decltype(keys), decltype(values)>;
-      using src1_t = stored_records<K, Acc>;
-      // one scatter pass (Seg: the second of two): the block-a-tile kernel (grid: the tiles, or the
-      // most there can be), or the prefetching loop over tiles (grid: the blocks the
-      // multiprocessors hold at once; instantiated only where it runs)
-      const auto scatter = [&](auto seg, auto src, long long grid, digit_pass pass, unsigned* cursors,
-                               const unsigned* tl, const unsigned* bd, const unsigned* hl, const unsigned* hm,
-                               unsigned long long* wo, Acc* vo) {
-        constexpr bool Seg = decltype(seg)::value;
-        using S = decltype(src);
-        if constexpr (Tuning::scatter_prefetch && S::can_stage) {
-          const auto kernel = scatter_prefetch_kernel<K, Acc, Seg, scatter_prefetch_min_blocks<Acc>, S, Hash>;
-          const int stage_bytes = static_cast<int>(sizeof(typename S::stage));
-          check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stage_bytes), name,
-                     "cudaFuncSetAttribute");
-          check_cuda(
-              cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
-              name, "cudaFuncSetAttribute");
-          int per_sm = 0;
-          check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, stage_bytes), name,
-                     "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-          long long held = std::max(1, per_sm) * static_cast<long long>(dev.sm_count);
-          if (Tuning::scatter_prefetch_grid > 0) held = std::min<long long>(held, Tuning::scatter_prefetch_grid);
-          kernel<<<static_cast<unsigned>(std::min(grid, held)), threads, stage_bytes, p.stream>>>(
-              src, static_cast<long long>(n), hash, pass, cursors, tl, bd, hl, hm, wo, vo);
-        } else {
-          // (the largest shared-memory carveout: 4-5 blocks of ~30-38 KB an SM)
-          const auto kernel = scatter_kernel<K, Acc, Seg, Seg ? smb : smb_input, S, Hash>;
-          check_cuda(
-              cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
-              name, "cudaFuncSetAttribute");
-          kernel<<<static_cast<unsigned>(grid), threads, 0, p.stream>>>(src, static_cast<long long>(n), hash, pass,
-                                                                       cursors, tl, bd, hl, hm, wo, vo);
-        }
-        cuda::check_launch(name, "scatter_kernel");
-      };
-      scatter(std::false_type{}, src0_t{keys, values}, stiles, p0,
-              passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr,
-              hot_keys ? hot_list.as<unsigned>() : nullptr, hot_keys ? hot_map.as<unsigned>() : nullptr, fw, fv);
+      const auto sk0 =
+          scatter_kernel<K, Acc, false, smb_input, input_records<K, Acc, decltype(keys), decltype(values)>, Hash>;
+      const auto sk1 = scatter_kernel<K, Acc, true, smb, stored_records<K, Acc>, Hash>;
+      check_cuda(cudaFuncSetAttribute(sk0, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+                 name, "cudaFuncSetAttribute");
+      if (passes == 2)
+        check_cuda(cudaFuncSetAttribute(sk1, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared),
+                   name, "cudaFuncSetAttribute");
+      sk0<<<static_cast<unsigned>(stiles), threads, 0, p.stream>>>(
+          input_records<K, Acc, decltype(keys), decltype(values)>{keys, values}, static_cast<long long>(n), hash, p0,
+          passes == 1 ? cursor.as<unsigned>() : bucket.as<unsigned>(), nullptr, nullptr,
+          hot_keys ? hot_list.as<unsigned>() : nullptr, hot_keys ? hot_map.as<unsigned>() : nullptr, fw, fv);
+      cuda::check_launch(name, "scatter_kernel");
       if (passes == 2) {
-        scatter(std::true_type{}, src1_t{fw, fv}, stiles + max_radix, p1, cursor.as<unsigned>(), ptiles.as<unsigned>(),
-                bounds.as<unsigned>(), nullptr, nullptr, lw, lv);
+        sk1<<<static_cast<unsigned>(stiles + max_radix), threads, 0, p.stream>>>(
+            stored_records<K, Acc>{fw, fv}, static_cast<long long>(n), hash, p1, cursor.as<unsigned>(),
+            ptiles.as<unsigned>(), bounds.as<unsigned>(), nullptr, nullptr, lw, lv);
+        cuda::check_launch(name, "scatter_kernel");
         std::swap(fw, lw);
         std::swap(fv, lv);
       }

@@ -49,11 +49,9 @@
 //              (bitwise_equal_v), else the input's key at the group's first index.
 #pragma once
 
-#include <cuda_pipeline.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "../cuda/hash/open_addressing.cuh"
 #include "../cuda/hash/probe.cuh"
@@ -135,12 +133,7 @@ __device__ __forceinline__ double sample_uniform_keys(double d, double r) {
   return r / x;
 }
 
-/// Blocks of sample_threads (oa_tuning::sample_blocks of them), sample_smem bytes of dynamic shared
-/// memory each; status cleared before (clear_status_kernel). Every block runs part 1 alone (the
-/// same answer everywhere; block 0 writes it); in part 2 every block reads all of the records and
-/// inserts those whose hash (bits 32-47) falls in its share into its set, which holds all of part
-/// 1's keys as well, so the blocks' new keys add up to the one set's; the last block to add its
-/// counts to the status decides (a block alone: the one set, as before).
+/// One block of sample_threads, sample_smem bytes of dynamic shared memory.
 /// 1. The build: the first min(n, 4096) keys into the set; singletons = sample records whose key
 ///    appears once, repeated = the others; the partitioned build (status->abort = 1,
 ///    status->pad = mode_partitioned) when singletons > `min_singletons` and either the repeats
@@ -175,7 +168,6 @@ __global__ void __launch_bounds__(sample_threads)
                   unsigned slot_bytes = 16, double line_keys = 0.25) {
   using K = iter_value_t<KeyIt>;
   extern __shared__ unsigned sample_shared[];
-  const unsigned blocks = gridDim.x;
   unsigned* dup = sample_shared;
   unsigned short* tags = reinterpret_cast<unsigned short*>(sample_shared + sample_slots / 32);
   __shared__ unsigned s_new, s_dup, s_new2, s_late;
@@ -219,7 +211,7 @@ __global__ void __launch_bounds__(sample_threads)
     // so few repeats that uniform keys would number over s^2 / max_repeated
     const bool part =
         singles > min_singletons && ((skew != 0u && repeated >= skew * s_dup) || repeated <= max_repeated);
-    if (part && blockIdx.x == 0) {
+    if (part) {
       status->pad = mode_partitioned;
       status->abort = 1u;
     }
@@ -235,9 +227,7 @@ __global__ void __launch_bounds__(sample_threads)
   }
   __syncthreads();
   if (!s_size) return;
-  // 2. the size: the records after the first part, every load in flight before the first insert;
-  // this block's share of them (by bits 32-47 of the hash: the set's slot is the low 16, its tag
-  // the top 16) into its set
+  // 2. the size: the records after the first part, every load in flight before the first insert
   const long long r = n < size_sample_records ? n : size_sample_records;
   const long long half = r / 2;
   constexpr int per_thread = (size_sample_records - sample_records + sample_threads - 1) / sample_threads;
@@ -251,10 +241,7 @@ __global__ void __launch_bounds__(sample_threads)
 #pragma unroll
   for (int j = 0; j < per_thread; ++j) {
     const long long i = s + static_cast<long long>(j) * sample_threads + threadIdx.x;
-    if (i >= r) continue;
-    const std::uint64_t h = hc::hash_of(hash, k_[j]);
-    if (blocks > 1 && static_cast<unsigned>((h >> 32) & 0xffffu) % blocks != blockIdx.x) continue;
-    if (sample_insert<>(tags, nullptr, h)) {
+    if (i < r && sample_insert<>(tags, nullptr, hc::hash_of(hash, k_[j]))) {
       ++fresh2;
       late += i >= half;
     }
@@ -263,20 +250,9 @@ __global__ void __launch_bounds__(sample_threads)
   if (late) atomicAdd(&s_late, late);
   __syncthreads();
   if (threadIdx.x == 0) {
-    // the blocks' counts summed in the status; the last block on decides
-    unsigned new2 = s_new2, late2 = s_late;
-    if (blocks > 1) {
-      if (new2) atomicAdd(&status->sample_new, new2);
-      if (late2) atomicAdd(&status->sample_late, late2);
-      __threadfence();
-      if (atomicAdd(&status->sample_done, 1u) != blocks - 1) return;
-      __threadfence();
-      new2 = atomicAdd(&status->sample_new, 0u);
-      late2 = atomicAdd(&status->sample_late, 0u);
-    }
     const double dn = static_cast<double>(n), dr = static_cast<double>(r);
-    const double distinct = static_cast<double>(s_new) + static_cast<double>(new2);
-    const double bound = distinct + static_cast<double>(late2) / (dr - static_cast<double>(half)) * (dn - dr);
+    const double distinct = static_cast<double>(s_new) + static_cast<double>(s_new2);
+    const double bound = distinct + static_cast<double>(s_late) / (dr - static_cast<double>(half)) * (dn - dr);
     // 3. uniform keys, more than onepass_min and at most onepass_max of them: the one-pass build
     // (the first part's repeats uniform-like, and the uniform estimate within that range: not
     // within onepass_min keys, within onepass_max; both need r - d >= 16 repeats in the sample)
@@ -603,12 +579,8 @@ __global__ void __launch_bounds__(plan_threads)
 /// index is not kept in a register while the tile is ranked) ...
 template <class K, class Acc, class KeyIt, class ValIt>
 struct input_records {
+  static constexpr bool implicit_index = true;
   using word_type = unsigned;
-  /// The word written for record i: its input index above its key's bits.
-  static __device__ __forceinline__ unsigned long long word(long long i, word_type w) {
-    return (static_cast<unsigned long long>(i) << 32) | w;
-  }
-  using V = iter_value_t<ValIt>;
   KeyIt keys;
   ValIt values;
   __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
@@ -616,48 +588,17 @@ struct input_records {
     w = hc::key_bits(k);
     v = static_cast<Acc>(values[i]);
   }
-  /// The prefetching pass's copies (scatter_prefetch_kernel): keys and values in memory (pointers)
-  /// of 4 or 8 bytes, what cp.async copies.
-  static constexpr bool can_stage = std::is_pointer<KeyIt>::value && std::is_pointer<ValIt>::value &&
-                                    (sizeof(K) == 4 || sizeof(K) == 8) && (sizeof(V) == 4 || sizeof(V) == 8);
-  struct stage {
-    K k[scatter_tile];
-    V v[scatter_tile];
-  };
-  __device__ void stage_copy(stage& st, int p, long long i) const {
-    __pipeline_memcpy_async(&st.k[p], keys + i, sizeof(K));
-    __pipeline_memcpy_async(&st.v[p], values + i, sizeof(V));
-  }
-  __device__ void staged(const stage& st, int p, word_type& w, Acc& v, K& k) const {
-    k = st.k[p];
-    w = hc::key_bits(k);
-    v = static_cast<Acc>(st.v[p]);
-  }
 };
 /// ... and of the passes after it (the previous pass's output: the word as it was written).
 template <class K, class Acc>
 struct stored_records {
+  static constexpr bool implicit_index = false;
   using word_type = unsigned long long;
-  static __device__ __forceinline__ unsigned long long word(long long, word_type w) { return w; }
   const unsigned long long* words;
   const Acc* values;
   __device__ void load(long long i, word_type& w, Acc& v, K& k) const {
     w = words[i];
     v = values[i];
-    k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
-  }
-  static constexpr bool can_stage = sizeof(Acc) == 4 || sizeof(Acc) == 8;
-  struct stage {
-    unsigned long long w[scatter_tile];
-    Acc v[scatter_tile];
-  };
-  __device__ void stage_copy(stage& st, int p, long long i) const {
-    __pipeline_memcpy_async(&st.w[p], words + i, sizeof(unsigned long long));
-    __pipeline_memcpy_async(&st.v[p], values + i, sizeof(Acc));
-  }
-  __device__ void staged(const stage& st, int p, word_type& w, Acc& v, K& k) const {
-    w = st.w[p];
-    v = st.v[p];
     k = hc::key_from_bits<K>(static_cast<std::uint32_t>(w));
   }
 };
@@ -680,7 +621,7 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : sizeof(Acc) <= 4 ?
 
 /// One tile's scatter by digit, the whole block: the tile's records are in registers (item j of
 /// lane l of warp w: the tile's record 256 w + 32 j + l; d[j] its digit < radix, or ~0u past the
-/// tile's end; item j is record first + 32 j), Src::word makes the 64-bit word written. Each record's rank in its digit is
+/// tile's end), `word(j, w_[j])` makes the 64-bit word written. Each record's rank in its digit is
 /// a shared atomicAdd on the tile's count of that digit (the 8 of a thread in flight together: no
 /// order inside a digit, and none needed, as the scatter keeps no order); each digit's run of the
 /// tile is reserved with one atomicAdd on cursors[d] (no order between tiles), the records are
@@ -690,11 +631,11 @@ inline constexpr int scatter_min_blocks = Tuned > 0 ? Tuned : sizeof(Acc) <= 4 ?
 /// (Before 2026-12-02 a warp ranked its items one after another, a match and a read-modify-write
 /// of the warp's counts each: the pass took 1.40 ms where this takes 0.97, ncu, H200, 2^26 f32
 /// records; group_by.md.)
-template <class Src, class Acc, class W>
+template <class Acc, class W, class WordOf>
 __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (&w_)[scatter_items],
                                              const Acc (&v_)[scatter_items], unsigned (&d_)[scatter_items], int radix,
-                                             unsigned* cursors, long long first, unsigned long long* words_out,
-                                             Acc* values_out) {
+                                             unsigned* cursors, WordOf word,
+                                             unsigned long long* words_out, Acc* values_out) {
   // ranks: d_[j] becomes digit | rank << 8 (one register an item)
   {
     unsigned r_[scatter_items];
@@ -724,7 +665,7 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
     if (d_[j] != ~0u) {
       const unsigned d = d_[j] & 0xffu;
       const unsigned at = s.local[d] + (d_[j] >> 8);
-      s.words[at] = Src::word(first + j * 32, w_[j]);
+      s.words[at] = word(j, w_[j]);
       s.values[at] = v_[j];
       s.digit[at] = static_cast<unsigned char>(d);
     }
@@ -740,18 +681,27 @@ __device__ __forceinline__ void scatter_one_tile(scatter_smem<Acc>& s, const W (
   }
 }
 
-/// Tile t of a scatter pass: its records [base, end) and its cursors' offset cbase; false when
-/// there is no tile t. Segmented (the second of two passes): the tiles lie inside the first
-/// pass's buckets (tiles[], bounds[] from partition_plan_kernel; the bucket is the last a with
-/// tiles[a] <= t) and tile t of bucket a writes digit d at cursors[a << pass.bits | d]; else the
-/// tiles cover the input, digit d at cursors[d].
-template <bool Segmented>
-__device__ __forceinline__ bool scatter_tile_range(unsigned t, long long n, digit_pass pass, const unsigned* tiles,
-                                                   const unsigned* bounds, long long& base, long long& end,
-                                                   unsigned& cbase) {
+/// One pass of the scatter by digit (see the file's head). Not stable: each tile reserves its run
+/// of each digit with one atomicAdd on that digit's cursor (tiles run in any order). Segmented
+/// (the second of two passes): the tiles lie inside the first pass's buckets (tiles[], bounds[]
+/// from partition_plan_kernel), tile t of bucket a writes digit d at cursors[a << pass.bits | d];
+/// else the tiles cover the input and digit d goes to cursors[d], but for the records whose bit
+/// is set in hot_map (when hot_list is not null and lists hot keys: theirs, aggregated by the
+/// histogram).
+template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
+                   const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
+                   unsigned long long* words_out, Acc* values_out) {
+  __shared__ scatter_smem<Acc> s;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int radix = 1 << pass.bits;
+  long long base, end;
+  unsigned cbase = 0;
   if constexpr (Segmented) {
-    if (t >= tiles[max_radix]) return false;
-    int lo = 0, hi = max_radix - 1;
+    const unsigned t = blockIdx.x;
+    if (t >= tiles[max_radix]) return;  // (the grid is launched for the most tiles there can be)
+    int lo = 0, hi = max_radix - 1;  // the bucket: the last a with tiles[a] <= t
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
       if (tiles[mid] <= t) lo = mid;
@@ -763,44 +713,13 @@ __device__ __forceinline__ bool scatter_tile_range(unsigned t, long long n, digi
     end = base + scatter_tile < static_cast<long long>(e0) ? base + scatter_tile : static_cast<long long>(e0);
     cbase = static_cast<unsigned>(lo) << pass.bits;
   } else {
-    base = static_cast<long long>(t) * scatter_tile;
-    if (base >= n) return false;
+    base = static_cast<long long>(blockIdx.x) * scatter_tile;
     end = base + scatter_tile < n ? base + scatter_tile : n;
-    cbase = 0;
   }
-  return true;
-}
-
-/// A record's digit in a scatter pass, ~0u for a hot key's (its bit set in hot_map: aggregated
-/// by the histogram; the first pass only). i - lane is a multiple of 32: the word of the warp's
-/// 32 records.
-template <bool Segmented, class K, class Hash>
-__device__ __forceinline__ unsigned scatter_digit(const K& k, Hash& hash, digit_pass pass, long long i, int lane,
-                                                  const unsigned* hot_map) {
-  if constexpr (!Segmented) {
-    if (hot_map && ((hot_map[(i - lane) >> 5] >> lane) & 1u)) return ~0u;
-  }
-  return pass.of(hc::hash_of(hash, k));
-}
-
-/// One pass of the scatter by digit (see the file's head), a block a tile (scatter_tile_range).
-/// Not stable: each tile reserves its run of each digit with one atomicAdd on that digit's cursor
-/// (tiles run in any order). In the first pass, the records whose bit is set in hot_map (when
-/// hot_list is not null and lists hot keys) are not written.
-template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
-__global__ void __launch_bounds__(threads, MinBlocks)
-    scatter_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors, const unsigned* tiles,
-                   const unsigned* bounds, const unsigned* hot_list, const unsigned* hot_map,
-                   unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc> s;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int radix = 1 << pass.bits;
-  long long base, end;
-  unsigned cbase;
-  // (the segmented pass's grid is launched for the most tiles there can be)
-  if (!scatter_tile_range<Segmented>(blockIdx.x, n, pass, tiles, bounds, base, end, cbase)) return;
   for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
-  if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
+  if constexpr (!Segmented) {
+    if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
+  }
   __syncthreads();
 
   using W = typename Src::word_type;
@@ -815,77 +734,19 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     if (i < end) {
       K k;
       src.load(i, w_[j], v_[j], k);
-      d_[j] = scatter_digit<Segmented>(k, hash, pass, i, lane, hot_map);
-    }
-  }
-  scatter_one_tile<Src>(s, w_, v_, d_, radix, cursors + cbase, first, words_out, values_out);
-}
-
-/// Blocks a multiprocessor should hold of scatter_prefetch_kernel (its stage beside the tile's
-/// ~30 / ~38 KB: 16-24 KB).
-template <class Acc>
-inline constexpr int scatter_prefetch_min_blocks = sizeof(Acc) <= 4 ? 4 : 3;
-
-/// The same pass with its records prefetched (oa_tuning::scatter_prefetch; sources whose records
-/// are in memory as 4- or 8-byte words: Src::can_stage): a loop over tiles t = blockIdx.x,
-/// + gridDim.x, ... (the grid: what the multiprocessors hold at once), each thread's records of
-/// the next tile copied into shared memory (cp.async, Src::stage; a thread reads back only what
-/// it copied) while the block ranks, stages and writes the current one, so that the loads of the
-/// next tile are in flight through the current one's barriers (a block a tile waits for its
-/// loads with nothing else to do: ncu, H200, 42 % of the pass's stalls on them).
-template <class K, class Acc, bool Segmented, int MinBlocks, class Src, class Hash>
-__global__ void __launch_bounds__(threads, MinBlocks)
-    scatter_prefetch_kernel(Src src, long long n, Hash hash, digit_pass pass, unsigned* cursors,
-                            const unsigned* tiles, const unsigned* bounds, const unsigned* hot_list,
-                            const unsigned* hot_map, unsigned long long* words_out, Acc* values_out) {
-  __shared__ scatter_smem<Acc> s;
-  extern __shared__ unsigned long long scatter_stage_smem[];  // sizeof(Src::stage) bytes
-  auto& st = *reinterpret_cast<typename Src::stage*>(scatter_stage_smem);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int radix = 1 << pass.bits;
-  const int place = warp * (32 * scatter_items) + lane;  // the thread's first record in a tile
-  if (hot_list && hot_list[0] == 0u) hot_map = nullptr;
-  // tile t's copies of this thread's records, one commit (none past the last tile; the tile's
-  // range is found again when the loop reaches it: carried across a tile it cost registers)
-  const auto prefetch = [&](unsigned t) {
-    long long b, e;
-    unsigned c;
-    if (scatter_tile_range<Segmented>(t, n, pass, tiles, bounds, b, e, c)) {
-#pragma unroll
-      for (int j = 0; j < scatter_items; ++j)
-        if (b + place + j * 32 < e) src.stage_copy(st, place + j * 32, b + place + j * 32);
-    }
-    __pipeline_commit();
-  };
-  prefetch(blockIdx.x);
-  long long base, end;
-  unsigned cbase;
-#pragma unroll 1
-  for (unsigned t = blockIdx.x; scatter_tile_range<Segmented>(t, n, pass, tiles, bounds, base, end, cbase);
-       t += gridDim.x) {
-    using W = typename Src::word_type;
-    W w_[scatter_items];
-    Acc v_[scatter_items];
-    unsigned d_[scatter_items];
-    const long long first = base + place;
-    __pipeline_wait_prior(0);
-#pragma unroll
-    for (int j = 0; j < scatter_items; ++j) {
-      const long long i = first + j * 32;
-      d_[j] = ~0u;
-      if (i < end) {
-        K k;
-        src.staged(st, place + j * 32, w_[j], v_[j], k);
-        d_[j] = scatter_digit<Segmented>(k, hash, pass, i, lane, hot_map);
+      d_[j] = pass.of(hc::hash_of(hash, k));
+      if constexpr (!Segmented) {  // (the word of the warp's 32 records: i - lane is a multiple of 32)
+        if (hot_map && ((hot_map[(i - lane) >> 5] >> lane) & 1u)) d_[j] = ~0u;
       }
     }
-    // (the previous tile's last reads of s.count lie behind two of its barriers)
-    for (int d = threadIdx.x; d < radix; d += threads) s.count[d] = 0u;
-    __syncthreads();
-    // (after the barrier: this thread's reads of st are done before its copies overwrite them)
-    prefetch(t + gridDim.x);
-    scatter_one_tile<Src>(s, w_, v_, d_, radix, cursors + cbase, first, words_out, values_out);
   }
+  scatter_one_tile(
+      s, w_, v_, d_, radix, cursors + cbase,
+      [&](int j, W w) -> unsigned long long {
+        if constexpr (Src::implicit_index) return (static_cast<unsigned long long>(first + j * 32) << 32) | w;
+        else return w;
+      },
+      words_out, values_out);
 }
 
 // ---- groups by where they first appear ------------------------------------------------------------
