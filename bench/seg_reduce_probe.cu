@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
       spec.out_bytes = static_cast<std::size_t>(segments) * 4;
       seg::offsets_check verdict{};
       if (!seg::segment_blocks::run_checked<true, Phase, decltype(dependent)::value>(
-              "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
+              "probe", base_policy, static_cast<const float*>(v), off, segments, out, 0.0f, algo::plus<>{}, 0.0f,
+              spec, verdict))
         std::fprintf(stderr, "probe: the checked launches were refused\n");
     };
   };
