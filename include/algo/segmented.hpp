@@ -643,11 +643,10 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
   return true;
 }
 
-/// The offsets check and the block-per-segment kernel behind it, which folds while the check runs
-/// and writes once its verdict holds (reduce_blocks.cuh `run_checked`); false when it launched
-/// nothing. Else `info` is the checked offsets (algo::error when bad: nothing was written) and the
-/// kernel wrote the results when seg::segment_blocks::suits holds and the input is clear of the
-/// output.
+/// The block-per-segment kernel with the offsets check as its first phase (one launch,
+/// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
+/// offsets (algo::error when bad: nothing was written) and the kernel wrote the results when
+/// seg::segment_blocks::suits holds and the input is clear of the output.
 template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>
 bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
                           OutIt out, const T& init, Op op, seg::offsets_info& info) {
@@ -692,8 +691,8 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
 #if ALGO_HAS_CUDA
   bool queued = false;  // the block-per-segment kernel went out behind the check
   if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
-    // the check, and the block-per-segment kernel behind it that folds while the check runs (the
-    // host waits for the verdict alone); else the check read back, and the kernel queued behind it
+    // one launch: the check in the block-per-segment kernel's first phase; else the check, and the
+    // kernel queued behind it
     if (!fused_segment_blocks<Acc>(name, policy, first, offsets_first, segments, out, init, op, info)) {
       info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
                                       [&](const seg::offsets_check* check) {

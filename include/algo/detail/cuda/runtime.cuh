@@ -117,7 +117,6 @@ struct device_info {
   std::size_t l2_bytes = 0;
   bool pageable_access = false;
   bool writes_host_memory = false;  // kernels can write cudaHostAlloc'ed (mapped) memory at its host address
-  int major = 0;                    // compute capability (9: programmatic dependent launch)
 };
 
 /// The current device's properties. Each device's entry is filled once (under a lock) and never
@@ -149,8 +148,6 @@ inline const device_info& current_device_info() {
     check_cuda(cudaDeviceGetAttribute(&map, cudaDevAttrCanMapHostMemory, dev), "device_info", "cudaDeviceGetAttribute");
     check_cuda(cudaDeviceGetAttribute(&uva, cudaDevAttrUnifiedAddressing, dev), "device_info", "cudaDeviceGetAttribute");
     d.writes_host_memory = map != 0 && uva != 0;
-    check_cuda(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, dev), "device_info",
-               "cudaDeviceGetAttribute");
     ready[dev].store(true, std::memory_order_release);
   }
   return d;

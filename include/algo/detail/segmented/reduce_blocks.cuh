@@ -189,39 +189,6 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
 template <class Acc>
 inline constexpr int fused_ring = sizeof(Acc) * 32 <= 512 ? 32 : (512 / sizeof(Acc) > 0 ? static_cast<int>(512 / sizeof(Acc)) : 1);
 
-/// Checking block b's share of the offsets check (segments b T + t, b T + t + C T, ...; T threads, C
-/// checking blocks), published in its slot with the call's tag. Every thread of the block calls it.
-template <int Threads, class OffIt>
-__device__ __forceinline__ void check_share(const OffIt& offsets, long long segments, long long b, const fused_args& fa,
-                                            long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32]) {
-  long long bad = 0x7fffffffffffffffLL, longest = 0;
-  // four segments a step, their loads in flight together (short segments: the whole offsets array)
-  const long long stride = fa.checkers * Threads;
-  for (long long k0 = b * Threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
-    long long lo[4], hi[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = k0 + j * stride;
-      lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
-      hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
-    }
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = k0 + j * stride;
-      if (hi[j] < lo[j] && k < bad) bad = k;
-      if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
-    }
-  }
-  block_min_max<Threads>(bad, longest, s_bad, s_long);
-  if (threadIdx.x == 0) {
-    volatile check_slot* slot = fa.slots + b;
-    slot->bad_at = bad;
-    slot->max_length = longest;
-    __threadfence();  // the share before its tag
-    slot->tag = fa.tag;
-  }
-}
-
 /// Block 0 of the fused kernel: folds every checking block's slot into the verdict (1 go: the
 /// results may be written, 0 no), publishes it in the slot after theirs for the other blocks and
 /// to the host. Every thread of block 0 calls it. `allowed`: offsets[0] and offsets[S].
@@ -290,7 +257,34 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   const long long grid = gridDim.y, b = blockIdx.y;
   const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
-  if (b < checkers) check_share<threads>(offsets, segments, b, fa, s_bad, s_long);
+  if (b < checkers) {
+    long long bad = 0x7fffffffffffffffLL, longest = 0;
+    // four segments a step, their loads in flight together (short segments: the whole offsets array)
+    const long long stride = checkers * threads;
+    for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
+      long long lo[4], hi[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+        hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const long long k = k0 + j * stride;
+        if (hi[j] < lo[j] && k < bad) bad = k;
+        if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+      }
+    }
+    block_min_max<threads>(bad, longest, s_bad, s_long);
+    if (threadIdx.x == 0) {
+      volatile check_slot* slot = fa.slots + b;
+      slot->bad_at = bad;
+      slot->max_length = longest;
+      __threadfence();  // the share before its tag
+      slot->tag = fa.tag;
+    }
+  }
   // ---- what every good verdict allows: the host's test (suits) without the longest segment -----------------
   // (in shared memory: read again only while the verdict is not known, not held in registers
   // across the segments' folds)
@@ -451,150 +445,6 @@ bool run_fused(const char* name, const device_policy_base& policy, It first, Off
   return true;
 }
 
-// ---- checked: the check, then a block a segment behind it (two launches that overlap) ---------------------
-// The fused kernel's grid is the blocks that fit at once, at 5 an SM (48 registers: the check, the
-// held results, the verdict's state across its loop); a block a segment at 8 an SM (32 registers)
-// reads as fast as CUB's kernel, and the fused kernel ~10 % slower (seg_reduce_probe, H200,
-// L = 4096: 0.0693 against 0.0630 ms of GPU time; 0.1135 against 0.0911 at 2048). Here:
-//   check    check_kernel: the fused kernel's phase 1 in C blocks of its own; block 0 folds their
-//            slots into the verdict, for the blocks (one slot more) and for the host (mapped
-//            memory), as the fused kernel's block 0 does. Its first instruction lets the launch
-//            behind it start (griddepcontrol.launch_dependents: every checking block is resident
-//            before a block of the next kernel is, so block 0's wait for their slots always ends).
-//   blocks   checked_blocks_kernel, launched behind the check as a programmatic dependent launch
-//            (sm_90; elsewhere an ordinary launch behind it, the same results): a block a segment,
-//            which it reads and folds at once, as long as the segment is what every good verdict
-//            allows (within [offsets[0], offsets[S]], in order, no longer than max_skew means: a
-//            segment that is not means the verdict is no, and the block leaves); then thread 0
-//            waits for the check to complete (griddepcontrol.wait), reads the verdict and writes
-//            the segment's result only when it holds.
-
-/// Blocks an SM the checked blocks kernel keeps registers for: 8 where values and accumulator are
-/// at most 4 bytes (32 registers, no spills: the probe's floor), else no bound (as the blocks kernel).
-template <class V, class Acc>
-inline constexpr int checked_min_blocks = sizeof(V) <= 4 && sizeof(Acc) <= 4 ? 8 : 0;
-
-template <int Threads, class OffIt>
-__global__ void __launch_bounds__(Threads) check_kernel(OffIt offsets, long long segments, fused_args fa) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-  __shared__ long long s_bad[Threads / 32], s_long[Threads / 32];
-  __shared__ long long s_allowed[2];  // offsets[0], offsets[S]
-  __shared__ int s_go;
-  check_share<Threads>(offsets, segments, blockIdx.x, fa, s_bad, s_long);
-  if (blockIdx.x != 0) return;
-  if (threadIdx.x == 0) {
-    s_allowed[0] = static_cast<long long>(offsets[0]);
-    s_allowed[1] = static_cast<long long>(offsets[segments]);
-  }
-  __syncthreads();
-  fused_verdict_fold<Threads>(fa, segments, s_allowed, s_bad, s_long, s_go);
-}
-
-template <class Agent, class Tuning, bool Vector, int MinBlocks, class It, class OffIt, class OutIt, class Acc, class Op,
-          class T>
-__global__ void __launch_bounds__(Agent::threads, MinBlocks)
-    checked_blocks_kernel(It first, OffIt offsets, long long segments, OutIt out, Acc init, Op op, T init_as_t,
-                          const check_slot* verdict, int sm_count) {
-  __shared__ typename Agent::loop_storage smem;
-  typename Agent::looped loop{smem};
-  __shared__ long long s_bounds[2];  // the segment's [a, e), or a > e: not what a good verdict allows
-  // ---- what every good verdict allows: thread 0 reads the four offsets (offsets[0] and offsets[S]
-  // read by every thread of every block made two L2 lines the hottest of the kernel: 10 % slower) -----------
-  const long long k0 = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
-  if (k0 >= segments) return;
-  if (threadIdx.x == 0) {
-    const long long a = static_cast<long long>(offsets[k0]), e = static_cast<long long>(offsets[k0 + 1]);
-    const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
-    // (suits' mean and skew tests without its 64-bit divisions: in doubles, so a segment at the
-    // skew's edge may be folded for nothing, never read out of bounds)
-    const bool ok = o0 >= 0 && o_end >= o0 && a >= o0 && e >= a && o_end >= e && segments >= sm_count &&
-                    o_end - o0 >= min_mean * segments &&
-                    static_cast<double>(e - a) * static_cast<double>(segments) <=
-                        static_cast<double>(max_skew) * static_cast<double>(o_end - o0);
-    s_bounds[0] = ok ? a : 1;
-    s_bounds[1] = ok ? e : 0;
-  }
-  __syncthreads();
-  const long long a = s_bounds[0], e = s_bounds[1];
-  if (e < a) return;  // the verdict is no: nothing to write
-  // ---- fold ------------------------------------------------------------------------------------------------
-  const bool empty = a == e;
-  Acc r = init;
-  if (!empty) {
-    const cuda::maybe_value<Acc> part = fold_segment<Agent, Tuning, Vector>(loop, first, a, e, op);
-    if (threadIdx.x == 0) r = static_cast<Acc>(op(init, part.value));  // (the fold's result is thread 0's)
-  }
-  if (threadIdx.x != 0) return;
-  // ---- write, once the check is complete and its verdict holds (k again from the block's place: nothing
-  // of the guard's held through the fold) ---------------------------------------------------------------------
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-  if (*static_cast<const volatile long long*>(&verdict->bad_at) != 1) return;
-  const long long k = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
-  if (empty) out[k] = init_as_t;
-  else out[k] = r;
-}
-
-/// The checked launches: the check, then a block a segment behind it; as run_fused (returns false
-/// when it launched nothing: no mapped host memory; else `verdict` holds the check, and the
-/// blocks wrote the results exactly when go_ahead holds for it). `Dependent` false: an ordinary
-/// launch behind the check (seg_reduce_probe's timing only; the results are the same).
-template <bool Vector, class Phase, bool Dependent = true, class It, class OffIt, class OutIt, class Acc, class RawOp,
-          class T>
-bool run_checked(const char* name, const device_policy_base& policy, It first, OffIt offsets, std::int64_t segments,
-                 OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
-                 offsets_check& verdict) {
-  using V = typename cuda::load_traits<It>::value_type;
-  using Tuning = cuda::reduce_tuning<V, Acc>;
-  using Agent = cuda::reduce_range<Tuning, Phase, Vector, !is_commutative_v<RawOp, Acc>, It, Acc>;
-  using Op = accumulate_with<RawOp, Acc>;
-  constexpr std::size_t value_offset = 16;
-  void* mapped = cuda::mapped_result_slot(name, value_offset + sizeof(offsets_check));
-  if (!mapped) return false;
-  // the check's blocks: about eight segments a thread (at least one), one slot more for the verdict
-  long long checkers = (segments + 8ll * Agent::threads - 1) / (8ll * Agent::threads);
-  if (checkers < 1) checkers = 1;
-  cuda::temporary_buffer slots(policy, static_cast<std::size_t>(checkers + 1) * sizeof(check_slot));
-  fused_args fa;
-  fa.slots = slots.as<check_slot>();
-  fa.checkers = checkers;
-  fa.tag = next_fused_tag();
-  auto* base = static_cast<unsigned char*>(mapped);
-  fa.host_flag = reinterpret_cast<unsigned*>(base);
-  fa.host_check = reinterpret_cast<offsets_check*>(base + value_offset);
-  fa.ticket = cuda::next_result_ticket();
-  fa.spec = spec;
-  const long long segs = static_cast<long long>(segments);
-  // the work queued ahead of the check: the host waits for it, then for the verdict (published as
-  // soon as the check is done), never for the blocks (cuda::wait_for_result)
-  const cudaEvent_t before = cuda::record_thread_event(name, policy.stream);
-  check_kernel<Agent::threads><<<static_cast<unsigned>(checkers), Agent::threads, 0, policy.stream>>>(offsets, segs, fa);
-  cuda::check_launch(name, "segment_blocks::check_kernel");
-  const auto kernel = checked_blocks_kernel<Agent, Tuning, Vector, checked_min_blocks<V, Acc>, It, OffIt, OutIt, Acc,
-                                            Op, T>;
-  const long long z = (segs + 65534) / 65535, y = (segs + z - 1) / z;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(1, static_cast<unsigned>(y), static_cast<unsigned>(z));
-  config.blockDim = dim3(Agent::threads);
-  config.dynamicSmemBytes = 0;
-  config.stream = policy.stream;
-  cudaLaunchAttribute dependent[1];
-  dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  dependent[0].val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = dependent;
-  config.numAttrs = Dependent && cuda::current_device_info().major >= 9 ? 1 : 0;
-  const check_slot* verdict_slot = fa.slots + checkers;
-  check_cuda(cudaLaunchKernelEx(&config, kernel, first, offsets, segs, out, init, Op{raw_op}, init_as_t, verdict_slot,
-                                spec.sm_count),
-             name, "cudaLaunchKernelEx(segment_blocks::checked_blocks_kernel)");
-  const cuda::result_slot<offsets_check> slot{fa.host_check, fa.host_flag, fa.ticket};
-  verdict = cuda::wait_for_result(name, policy.stream, slot, before);
-  return true;
-}
-
 /// Names the blocks kernel for the occupancy cache.
 template <class Agent, class Kernel>
 struct blocks_key {};
@@ -636,29 +486,16 @@ void reduce(const char* name, const device_policy_base& policy, ValIt values, Of
                                                     init_as_t, spec);
 }
 
-/// A pointer as a pointer to const; any other iterator as it is.
-template <class It>
-It as_const_pointer(It it) {
-  return it;
-}
-template <class T>
-const T* as_const_pointer(T* p) {
-  return p;
-}
-
-/// The checked launches over offsets in memory (absolute offsets, `values` at element 0); see
-/// run_checked (run_fused: the one-launch form before 2026-12-02, kept for seg_reduce_probe).
+/// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
 template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
 bool fused(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t segments,
            OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
            offsets_check& verdict) {
   static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
-  // (a pointer input read through a pointer to const, as seg_reduce_probe's fastest block-a-segment
-  // kernel reads it)
-  auto first = as_const_pointer(cuda::unwrap_input(values));
+  auto first = cuda::unwrap_input(values);
   using Src = decltype(first);
-  return run_checked<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
-                                                        init_as_t, spec, verdict);
+  return run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
+                                                      init_as_t, spec, verdict);
 }
 
 }  // namespace algo::detail::segmented::segment_blocks
