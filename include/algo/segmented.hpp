@@ -645,11 +645,12 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
 
 /// The block-per-segment kernel with the offsets check as its first phase (one launch,
 /// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
-/// offsets (algo::error when bad: nothing was written) and the kernel wrote the results when
-/// seg::segment_blocks::suits holds and the input is clear of the output.
+/// offsets (algo::error when bad: nothing was written), `wrote` whether they lie in the input's
+/// allocation, and the kernel wrote the results when `wrote`, seg::segment_blocks::suits holds and
+/// the input is clear of the output.
 template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>
 bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
-                          OutIt out, const T& init, Op op, seg::offsets_info& info) {
+                          OutIt out, const T& init, Op op, seg::offsets_info& info, bool& wrote) {
   const int sm_count = cuda::current_device_info().sm_count;
   if (segments < sm_count) return false;  // never long enough (seg::segment_blocks::suits)
   seg::refuse_offsets_under_capture(name, policy);
@@ -667,6 +668,17 @@ bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, Of
   spec.in_size = sizeof(*in);
   spec.out = reinterpret_cast<const char*>(o);
   spec.out_bytes = static_cast<std::size_t>(segments) * sizeof(*o);
+  // the elements of the input's allocation, which bound every read before the verdict: without
+  // them (memory the driver cannot place) the check goes first (the caller's other path)
+  std::uintptr_t alloc = 0;
+  std::size_t alloc_bytes = 0;
+  if (!allocation_range(in, alloc, alloc_bytes)) return false;
+  {
+    const auto at = reinterpret_cast<std::uintptr_t>(in);
+    const auto size = static_cast<std::uintptr_t>(sizeof(*in));
+    spec.in_lo = -static_cast<long long>((at - alloc) / size);
+    spec.in_hi = static_cast<long long>((alloc + alloc_bytes - at) / size);
+  }
   seg::offsets_check verdict{};
   if (!seg::segment_blocks::fused<typename Policy::warp_phase>(name, policy, kernel_view(policy, first),
                                                                kernel_view(policy, offsets), segments,
@@ -674,6 +686,10 @@ bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, Of
                                                                init, spec, verdict))
     return false;
   info = seg::checked_info(name, verdict);
+  // past the allocation the driver reports, the kernel read and wrote nothing: the caller runs the
+  // reduction after the check as any other path does (no error of ours: memory mapped in several
+  // pieces, cuMemMap's, can hold a range longer than the piece the driver names)
+  wrote = seg::segment_blocks::within_allocation(spec, info.first, info.last);
   return true;
 }
 #endif
@@ -693,14 +709,15 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
   if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
     // one launch: the check in the block-per-segment kernel's first phase; else the check, and the
     // kernel queued behind it
-    if (!fused_segment_blocks<Acc>(name, policy, first, offsets_first, segments, out, init, op, info)) {
+    bool wrote = false;  // (the fused launch: whether the offsets lie in the input's allocation)
+    if (!fused_segment_blocks<Acc>(name, policy, first, offsets_first, segments, out, init, op, info, wrote)) {
       info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
                                       [&](const seg::offsets_check* check) {
                                         queued = speculate_segment_blocks<Acc>(name, policy, first, offsets_first,
                                                                                segments, out, init, op, check);
                                       });
     } else {
-      queued = true;
+      queued = wrote;
     }
   } else {
     info = read_offsets(name, policy, offsets_first, segments);

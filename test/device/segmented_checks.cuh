@@ -1537,6 +1537,30 @@ void check_offsets_in_memory(const Policy& policy) {
       device_buffer<std::int64_t> d(bad);
       require_error("segmented_reduce", [&] { algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f); });
     }
+    if constexpr (std::is_same<Policy, std::decay_t<decltype(algo::cuda)>>::value) {
+      // offsets past the input's allocation: algo::cuda folds long segments before the offsets'
+      // verdict, and must read nothing past the allocation then (a fault would end the context
+      // where algo::error is owed): the tail of the offsets moved 2^34 elements on (monotone
+      // there, each segment as long as before) with a decrease early on raises "offsets
+      // decrease", nothing written, the device fine after. (Offsets monotone but past the input,
+      // a range longer than its storage, fault as on every policy and in Thrust: not tested.)
+      const auto message = [&](const std::vector<std::int64_t>& offsets) {
+        device_buffer<std::int64_t> d(offsets);
+        try {
+          algo::segmented_reduce(policy, x.begin(), d.begin(), d.end(), red.begin(), 0.0f);
+        } catch (const algo::error& e) {
+          return std::string(e.what());
+        }
+        return std::string("(no algo::error)");
+      };
+      std::vector<std::int64_t> far = h_o;
+      for (std::size_t k = static_cast<std::size_t>(S / 2); k < far.size(); ++k) far[k] += std::int64_t(1) << 34;
+      far[5] = far[4] - 1;
+      const std::string m1 = message(far);
+      INFO("message: " << m1);
+      CHECK(m1.find("segmented_reduce") != std::string::npos);
+      CHECK(m1.find("offsets decrease at segment 4") != std::string::npos);
+    }
     require_device_ok("after the bad long offsets");
     CHECK(red.untouched());
     CHECK(x.download() == std::vector<float>(un, 1.0f));

@@ -67,6 +67,26 @@ inline bool driver_knows_pointer(const void* p) {
   return query(1, &attribute, &data, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS && type != 0;
 }
 
+/// The CUDA allocation holding `p` (its start and size in bytes, from the driver's pointer range
+/// attributes): false when the driver does not say (not CUDA memory, no driver entry point, an
+/// error), and then nothing is known of it.
+inline bool allocation_range(const void* p, std::uintptr_t& start, std::size_t& bytes) {
+  const driver_pointer_query_fn query = driver_pointer_query();
+  if (!query || !p) return false;
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  CUpointer_attribute attributes[2] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void* data[2] = {&base, &size};
+  if (query(2, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS || base == 0 || size == 0) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  start = static_cast<std::uintptr_t>(base);
+  bytes = size;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  return a >= start && a - start < bytes;
+}
+
 /// Throws unless `p` (n elements) is memory the current device can read and write.
 inline void check_device_reachable(const char* algorithm, const char* what, const void* p, std::int64_t n) {
   if (n <= 0) return;

@@ -62,7 +62,18 @@ struct speculation {
   std::size_t in_size = 0;   // bytes per input element
   const char* out = nullptr;
   std::size_t out_bytes = 0;
+  // the elements of `in` its allocation holds, [in_lo, in_hi) relative to element 0 (the driver's
+  // range of the pointer): offsets past them write nothing, and nothing is read past them before
+  // the verdict (garbage offsets could otherwise send a fold out of the allocation: a fault that
+  // ends the context, where the host would have raised "offsets decrease")
+  long long in_lo = -0x7fffffffffffffffLL - 1;
+  long long in_hi = 0x7fffffffffffffffLL;
 };
+
+/// Whether [first, last) of the input lies in its allocation (speculation::in_lo, in_hi).
+__host__ __device__ inline bool within_allocation(const speculation& spec, long long first, long long last) {
+  return first >= spec.in_lo && last <= spec.in_hi;
+}
 
 /// The verdict of a speculative launch (the same in every thread).
 __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segments) {
@@ -70,6 +81,7 @@ __device__ __forceinline__ bool go_ahead(const speculation& spec, long long segm
   const offsets_check c = *spec.check;
   if (c.bad_at != 0x7fffffffffffffffLL || c.first < 0) return false;
   if (!suits(segments, c.last - c.first, c.max_length, spec.sm_count)) return false;
+  if (!within_allocation(spec, c.first, c.last)) return false;
   const char* lo = spec.in + c.first * static_cast<long long>(spec.in_size);
   const char* hi = spec.in + c.last * static_cast<long long>(spec.in_size);
   return !(lo < hi && lo < spec.out + spec.out_bytes && spec.out < hi);
@@ -291,7 +303,8 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   __shared__ long long s_allowed[3];  // offsets[0], offsets[S], the longest segment allowed
   if (threadIdx.x == 0) {
     const long long o0 = static_cast<long long>(offsets[0]), o_end = static_cast<long long>(offsets[segments]);
-    const bool may = o0 >= 0 && o_end >= o0 && suits(segments, o_end - o0, 0, fa.spec.sm_count);
+    const bool may = o0 >= 0 && o_end >= o0 && suits(segments, o_end - o0, 0, fa.spec.sm_count) &&
+                     within_allocation(fa.spec, o0, o_end);
     s_allowed[0] = o0;
     s_allowed[1] = o_end;
     s_allowed[2] = may ? max_skew * ((o_end - o0) / segments) : -1;
