@@ -8,8 +8,9 @@
 //   host   steady_clock around the call, from the event loop (host time to return)
 //   b2b    20 calls back to back between two events, per call (the host queues call k + 1 while
 //          kernel k runs)
-// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the fused
-// kernel, check in its first phase); the fused kernel launched directly at 5 and 6 blocks an SM
+// cub::DeviceSegmentedReduce::Sum; algo::segmented_reduce (algo::cuda; offsets in memory: the deferred
+// kernel since 2026-12-02, the fused kernel before, each with the check inside the launch); the deferred
+// kernel launched directly at 8 and 6 blocks an SM; the fused kernel launched directly at 5 and 6 blocks an SM
 // and 8, at 5 with every block waiting for the verdict before its first segment (the code before
 // 2026-11-27), and launched as an ordinary kernel, not a cooperative one (timing only: the
 // co-residency its wait needs is then not guaranteed); algo::uniform_offsets (the blocks kernel,
@@ -152,6 +153,22 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "probe: the fused launch was refused\n");
     };
   };
+  const auto deferred_at = [&](auto min_blocks) {
+    return [&, min_blocks] {
+      seg::segment_blocks::speculation spec;
+      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
+      spec.in = reinterpret_cast<const char*>(v);
+      spec.in_size = 4;
+      spec.out = reinterpret_cast<const char*>(out);
+      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
+      seg::offsets_check verdict{};
+      if (!seg::segment_blocks::run_deferred<true, Phase, decltype(min_blocks)::value>(
+              "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))
+        std::fprintf(stderr, "probe: the deferred launch was refused\n");
+    };
+  };
+  rows.push_back({"deferred kernel, 8 blocks/SM (direct)", deferred_at(std::integral_constant<int, 8>{})});
+  rows.push_back({"deferred kernel, 6 blocks/SM (direct)", deferred_at(std::integral_constant<int, 6>{})});
   using five = std::integral_constant<int, 5>;
   rows.push_back({"fused kernel, 5 blocks/SM (direct)", fused_at(five{}, std::true_type{}, std::true_type{})});
   rows.push_back({"fused kernel, 6 blocks/SM (direct)",

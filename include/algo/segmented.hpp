@@ -49,6 +49,7 @@
 #  include "detail/cuda/runtime.cuh"
 #  include "detail/segmented/device.cuh"
 #  include "detail/segmented/reduce_blocks.cuh"
+#  include "detail/segmented/reduce_deferred.cuh"
 #  include "detail/segmented/reduce_groups.cuh"
 #  include "detail/segmented/reduce_long.cuh"
 #  include "detail/segmented/reduce_merge_path.cuh"
@@ -643,8 +644,9 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
   return true;
 }
 
-/// The block-per-segment kernel with the offsets check as its first phase (one launch,
-/// reduce_blocks.cuh `run_fused`); false when it launched nothing. Else `info` is the checked
+/// The block-per-segment kernel with the offsets check inside its launch (reduce_deferred.cuh
+/// `run_deferred`: no block waits; results left before the verdict was out are copied behind it
+/// once the host has the verdict); false when it launched nothing. Else `info` is the checked
 /// offsets (algo::error when bad: nothing was written), `wrote` whether they lie in the input's
 /// allocation, and the kernel wrote the results when `wrote`, seg::segment_blocks::suits holds and
 /// the input is clear of the output.
@@ -680,10 +682,10 @@ bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, Of
     spec.in_hi = static_cast<long long>((alloc + alloc_bytes - at) / size);
   }
   seg::offsets_check verdict{};
-  if (!seg::segment_blocks::fused<typename Policy::warp_phase>(name, policy, kernel_view(policy, first),
-                                                               kernel_view(policy, offsets), segments,
-                                                               kernel_view(policy, out), static_cast<Acc>(init), op,
-                                                               init, spec, verdict))
+  if (!seg::segment_blocks::deferred<typename Policy::warp_phase>(name, policy, kernel_view(policy, first),
+                                                                  kernel_view(policy, offsets), segments,
+                                                                  kernel_view(policy, out), static_cast<Acc>(init), op,
+                                                                  init, spec, verdict))
     return false;
   info = seg::checked_info(name, verdict);
   // past the allocation the driver reports, the kernel read and wrote nothing: the caller runs the

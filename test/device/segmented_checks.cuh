@@ -1503,8 +1503,8 @@ void check_offsets_in_memory(const Policy& policy) {
       }
     }
   }
-  // 400 segments: one block checks them all in algo::cuda's fused kernel; 4500: three blocks do
-  // (about 8 segments a thread), every block waits for their verdict
+  // 400 segments: one block checks them all in algo::cuda's deferred kernel; 4500: three blocks do
+  // (about 8 segments a thread), the last of them to finish publishes the verdict
   for (const std::int64_t S : small_run() ? std::vector<std::int64_t>{400} : std::vector<std::int64_t>{400, 4500}) {
     INFO("long segments in memory (" << S << "), bad offsets the kernel must not follow: raises, nothing written");
     std::vector<std::int64_t> h_o{0};
@@ -1627,10 +1627,10 @@ void check_long_matches_reduce(const Policy& policy) {
   require_device_ok("end of check_long_matches_reduce");
 }
 
-/// segmented_reduce over long segments in memory, many more than the grid (algo::cuda's fused
-/// kernel: each block holds its first 32 results in shared memory until it has the offsets'
-/// verdict, then writes them and its later ones directly; here, on an H100's 660 blocks, ~60
-/// segments a block, so both): int32 (exact) and float (bit for bit run to run) against the host,
+/// segmented_reduce over long segments in memory, many more than the blocks resident at once
+/// (algo::cuda's deferred kernel: the blocks that start before the offsets' verdict is out leave
+/// their results, empty segments too, in a side buffer that a second kernel copies once the host
+/// has the verdict; the later ones write directly; here both): int32 (exact) and float (bit for bit run to run) against the host,
 /// empty segments among them, from offset 3; then offsets that decrease, or reach past the end,
 /// late in some block's segments (beyond its first 32), mid-way and among its first: raise,
 /// nothing written.

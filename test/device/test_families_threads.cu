@@ -7,7 +7,7 @@
 // GPU is doing).
 //
 // What runs concurrently here and nowhere else in the tests: the look-back tile-state pool handed
-// between streams and threads, the segmented_reduce offsets check (the cooperative fused kernel for
+// between streams and threads, the segmented_reduce offsets check (the deferred kernel for
 // long segments, whose verdict each thread's host waits for in its own mapped slot; the merge path
 // for short ones), the segmented scans' heads mask, group_reduce's tables and its sample's switch to
 // the partitioned build, and copy_if's count on the stream.
@@ -228,7 +228,7 @@ std::string run_job(job j, std::size_t n, const Policy& p, buffers& b, std::mt19
     case job::segmented_reduce_short:
     case job::segmented_scan: {
       // long: at least 2048 elements a segment on average and more segments than an H100 has SMs
-      // (the block-per-segment kernel with its check fused); short: the merge path
+      // (the block-per-segment kernel with the check in its launch); short: the merge path
       std::size_t S;
       if (j == job::segmented_reduce_long) {
         S = 140 + g() % 200;

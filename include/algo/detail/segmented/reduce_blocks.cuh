@@ -75,16 +75,22 @@ __host__ __device__ inline bool within_allocation(const speculation& spec, long 
   return first >= spec.in_lo && last <= spec.in_hi;
 }
 
-/// The verdict of a speculative launch (the same in every thread).
-__device__ __forceinline__ bool go_ahead(const speculation& spec, long long segments) {
-  if (!spec.check) return true;
-  const offsets_check c = *spec.check;
+/// Whether a launch that speculated on the offsets may write its results, given their check `c`
+/// (host and device: the host decides with it what the device decided).
+__host__ __device__ inline bool verdict_allows(const speculation& spec, const offsets_check& c, long long segments) {
   if (c.bad_at != 0x7fffffffffffffffLL || c.first < 0) return false;
   if (!suits(segments, c.last - c.first, c.max_length, spec.sm_count)) return false;
   if (!within_allocation(spec, c.first, c.last)) return false;
   const char* lo = spec.in + c.first * static_cast<long long>(spec.in_size);
   const char* hi = spec.in + c.last * static_cast<long long>(spec.in_size);
   return !(lo < hi && lo < spec.out + spec.out_bytes && spec.out < hi);
+}
+
+/// The verdict of a speculative launch (the same in every thread).
+__device__ __forceinline__ bool go_ahead(const speculation& spec, long long segments) {
+  if (!spec.check) return true;
+  const offsets_check c = *spec.check;
+  return verdict_allows(spec, c, segments);
 }
 
 // ---- blocks ---------------------------------------------------------------------------------------------
@@ -196,6 +202,41 @@ __device__ __forceinline__ void block_min_max(long long& bad, long long& longest
   __syncthreads();  // the arrays serve the next call
 }
 
+/// A checking block's share of the offsets check (segments b*T + t, b*T + t + C*T, ... of C
+/// checkers of T threads): the first decrease it saw and its longest segment, published in `slot`
+/// with the call's tag (thread 0, the share before the tag). Every thread of the block calls it.
+template <int Threads, class OffIt>
+__device__ __forceinline__ void check_share(const OffIt& offsets, long long segments, long long b, long long checkers,
+                                            unsigned long long tag, check_slot* slot,
+                                            long long (&s_bad)[Threads / 32], long long (&s_long)[Threads / 32]) {
+  long long bad = 0x7fffffffffffffffLL, longest = 0;
+  // four segments a step, their loads in flight together (short segments: the whole offsets array)
+  const long long stride = checkers * Threads;
+  for (long long k0 = b * Threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
+    long long lo[4], hi[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const long long k = k0 + j * stride;
+      lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
+      hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const long long k = k0 + j * stride;
+      if (hi[j] < lo[j] && k < bad) bad = k;
+      if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
+    }
+  }
+  block_min_max<Threads>(bad, longest, s_bad, s_long);
+  if (threadIdx.x == 0) {
+    volatile check_slot* v = slot;
+    v->bad_at = bad;
+    v->max_length = longest;
+    __threadfence();  // the share before its tag
+    v->tag = tag;
+  }
+}
+
 /// Results a block of the fused kernel holds before it waits for the verdict (at most 512 bytes of
 /// shared memory): the checking blocks publish theirs while the others fold these segments.
 template <class Acc>
@@ -269,34 +310,7 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
   const long long grid = gridDim.y, b = blockIdx.y;
   const long long checkers = fa.checkers;  // blocks 0 .. checkers - 1 check (<= grid)
   // ---- phase 1: this block's share of the check ----------------------------------------------------------
-  if (b < checkers) {
-    long long bad = 0x7fffffffffffffffLL, longest = 0;
-    // four segments a step, their loads in flight together (short segments: the whole offsets array)
-    const long long stride = checkers * threads;
-    for (long long k0 = b * threads + threadIdx.x; k0 < segments; k0 += 4 * stride) {
-      long long lo[4], hi[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const long long k = k0 + j * stride;
-        lo[j] = k < segments ? static_cast<long long>(offsets[k]) : 0;
-        hi[j] = k < segments ? static_cast<long long>(offsets[k + 1]) : 0;
-      }
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const long long k = k0 + j * stride;
-        if (hi[j] < lo[j] && k < bad) bad = k;
-        if (hi[j] - lo[j] > longest) longest = hi[j] - lo[j];
-      }
-    }
-    block_min_max<threads>(bad, longest, s_bad, s_long);
-    if (threadIdx.x == 0) {
-      volatile check_slot* slot = fa.slots + b;
-      slot->bad_at = bad;
-      slot->max_length = longest;
-      __threadfence();  // the share before its tag
-      slot->tag = fa.tag;
-    }
-  }
+  if (b < checkers) check_share<threads>(offsets, segments, b, checkers, fa.tag, fa.slots + b, s_bad, s_long);
   // ---- what every good verdict allows: the host's test (suits) without the longest segment -----------------
   // (in shared memory: read again only while the verdict is not known, not held in registers
   // across the segments' folds)
