@@ -8,9 +8,10 @@
 //            at least `min_mean` elements a segment on average, no segment over `max_skew` times the
 //            mean (one block per segment stays balanced), and enough segments to fill the device.
 //            Otherwise the merge path, which is right for every mix. With offsets in memory (and
-//            at least as many segments as SMs) the check is the kernel's own first phase (`fused`,
-//            below: one cooperative launch, the verdict to the host through mapped memory); where
-//            that launch is not possible, the blocks kernel is queued behind a separate check
+//            at least as many segments as SMs) the check runs in the kernel's own first blocks
+//            (reduce_deferred.cuh, the default since 2026-12-02; `fused` below, one cooperative
+//            launch whose blocks wait for the verdict, before: both send the verdict to the host
+//            through mapped memory); where that is not possible, the blocks kernel is queued behind a separate check
 //            (`speculation`): its blocks read the verdict on the device and write nothing unless
 //            it holds, so the host's wait overlaps the kernel instead of preceding it.
 //   blocks   a block a segment (behind a check on the device: the blocks that fit at once, each
