@@ -647,10 +647,10 @@ bool speculate_segment_blocks(const char* name, const Policy& policy, InIt first
 
 /// The block-per-segment kernel with the offsets check inside its launch (reduce_deferred.cuh
 /// `run_deferred`: no block waits; results left before the verdict was out are copied behind it
-/// once the host has the verdict); false when it launched nothing. Else `info` is the checked
-/// offsets (algo::error when bad: nothing was written), `wrote` whether they lie in the input's
-/// allocation, and the kernel wrote the results when `wrote`, seg::segment_blocks::suits holds and
-/// the input is clear of the output.
+/// once the host has the verdict); false when it wrote nothing and has no verdict. Else `info` is
+/// the checked offsets (algo::error when bad: nothing was written) and `wrote` whether the kernel
+/// wrote the results (the device's own test, verdict_allows: the offsets good and inside the
+/// input's allocation, the segments long, the input clear of the output).
 template <class Acc, class Policy, class InIt, class OffIt, class OutIt, class T, class Op>
 bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, OffIt offsets, std::int64_t segments,
                           OutIt out, const T& init, Op op, seg::offsets_info& info, bool& wrote) {
@@ -689,10 +689,11 @@ bool fused_segment_blocks(const char* name, const Policy& policy, InIt first, Of
                                                                   init, spec, verdict))
     return false;
   info = seg::checked_info(name, verdict);
-  // past the allocation the driver reports, the kernel read and wrote nothing: the caller runs the
-  // reduction after the check as any other path does (no error of ours: memory mapped in several
-  // pieces, cuMemMap's, can hold a range longer than the piece the driver names)
-  wrote = seg::segment_blocks::within_allocation(spec, info.first, info.last);
+  // where the verdict did not allow it (past the allocation the driver reports, among others), the
+  // kernel wrote nothing: the caller runs the reduction after the check as any other path does (no
+  // error of ours past the allocation: memory mapped in several pieces, cuMemMap's, can hold a
+  // range longer than the piece the driver names)
+  wrote = seg::segment_blocks::verdict_allows(spec, verdict, segments);
   return true;
 }
 #endif
@@ -712,7 +713,7 @@ void segmented_reduce_entry(const Policy& policy, InIt first, OffIt offsets_firs
   if constexpr (speculates_v<Policy, InIt, OffIt, OutIt>) {
     // one launch: the check in the block-per-segment kernel's first phase; else the check, and the
     // kernel queued behind it
-    bool wrote = false;  // (the fused launch: whether the offsets lie in the input's allocation)
+    bool wrote = false;  // (the launch with the check inside: whether it wrote the results)
     if (!fused_segment_blocks<Acc>(name, policy, first, offsets_first, segments, out, init, op, info, wrote)) {
       info = seg::read_offsets_device(name, policy, kernel_view(policy, offsets_first), segments,
                                       [&](const seg::offsets_check* check) {

@@ -37,7 +37,7 @@ inline constexpr int deferred_min_blocks = 8;
 /// The call's shared words (in the side buffer, before the entries).
 struct deferred_state {
   unsigned long long verdict;   // tag63 << 1 | go, written once by the last checker
-  unsigned long long arrivals;  // tag32 << 32 | checkers arrived (a word from another call counts 0)
+  unsigned long long arrivals;  // tag40 << 24 | checkers arrived (a word from another call counts 0)
 };
 
 template <class Acc>
@@ -60,14 +60,18 @@ __host__ __device__ inline unsigned long long tag63(unsigned long long tag) {
   return t ? t : 1;
 }
 
-/// Counts this checking block in (thread 0); true for the last of the `checkers` to arrive.
+/// Counts this checking block in (thread 0); true for the last of the `checkers` (fewer than 2^24:
+/// at most 2^32 segments, the grid's limit, at 2048 a checker) to arrive. A word that another call
+/// left and that matches this call's tag by chance (one in 2^40) is caught by the publisher, which
+/// then finds a share missing (deferred_publish), or leaves the verdict unpublished (run_deferred).
 __device__ __forceinline__ bool deferred_arrive(deferred_state* state, unsigned long long tag, long long checkers) {
-  const unsigned long long mine = (tag & 0xffffffffull) << 32;
+  constexpr unsigned long long count_mask = (1ull << 24) - 1;
+  const unsigned long long mine = (tag & ((1ull << 40) - 1)) << 24;
   unsigned long long* word = &state->arrivals;
   unsigned long long seen = *static_cast<volatile unsigned long long*>(word);
   unsigned long long count = 0;
   for (;;) {
-    count = (seen & 0xffffffff00000000ull) == mine ? (seen & 0xffffffffull) : 0;  // another call's word: 0
+    count = (seen & ~count_mask) == mine ? (seen & count_mask) : 0;  // another call's word: 0
     const unsigned long long was = atomicCAS(word, seen, mine | (count + 1));
     if (was == seen) break;
     seen = was;
@@ -84,15 +88,20 @@ __device__ __forceinline__ void deferred_publish(const deferred_args<Acc>& da, c
   long long bad = 0x7fffffffffffffffLL, longest = 0;
   for (long long i = threadIdx.x; i < da.checkers; i += Threads) {
     const volatile check_slot* slot = da.slots + i;
-    const long long sb = slot->bad_at, sl = slot->max_length;
+    const long long sb = slot->bad_at;
+    // a share not there (the arrivals' word was another call's): the longest at its maximum marks it
+    const long long sl = slot->tag == da.tag ? slot->max_length : 0x7fffffffffffffffLL;
     if (sb < bad) bad = sb;
     if (sl > longest) longest = sl;
   }
   block_min_max<Threads>(bad, longest, s_bad, s_long);
   if (threadIdx.x == 0) {
+    // min_length -2: the check did not complete (no verdict: run_deferred's caller checks the
+    // offsets its own way; nothing is written)
+    const bool complete = longest != 0x7fffffffffffffffLL;
     const offsets_check c{static_cast<long long>(offsets[0]), static_cast<long long>(offsets[segments]), bad, longest,
-                          -1};
-    const bool go = verdict_allows(da.spec, c, segments);
+                          complete ? -1 : -2};
+    const bool go = complete && verdict_allows(da.spec, c, segments);
     *static_cast<volatile unsigned long long*>(&da.state->verdict) = tag63(da.tag) << 1 | (go ? 1u : 0u);
     volatile offsets_check* h = da.host_check;
     h->first = c.first;
@@ -177,17 +186,18 @@ __global__ void deferred_copy_kernel(const unsigned long long* held_tag, const A
   else out[k] = held[k];
 }
 
-/// A tag no earlier call of this process used, its low 32 bits not 0 (the arrivals' word).
+/// A tag no earlier call of this process used, its low 40 bits not 0 (the arrivals' word).
 inline unsigned long long next_deferred_tag() {
   unsigned long long t = next_fused_tag();
-  while ((t & 0xffffffffull) == 0 || tag63(t) != (t & 0x7fffffffffffffffull)) t = next_fused_tag();
+  while ((t & ((1ull << 40) - 1)) == 0 || tag63(t) != (t & 0x7fffffffffffffffull)) t = next_fused_tag();
   return t;
 }
 
 /// The deferred launch (see the top of this file): checks the offsets and, when they are good, the
 /// segments long and the input clear of the output (verdict_allows), writes out[k] for every
-/// segment (the fold, then the copy of what it left behind). Returns false when it launched nothing
-/// (no mapped host memory): the caller then checks the offsets its own way. Otherwise `verdict`
+/// segment (the fold, then the copy of what it left behind). Returns false when it wrote nothing
+/// and has no verdict (no mapped host memory, more segments than a grid, a check that did not
+/// complete): the caller then checks the offsets its own way. Otherwise `verdict`
 /// holds the check (as read_offsets_device's) and the results were written exactly when
 /// verdict_allows holds for it.
 template <bool Vector, class Phase, int MinBlocks = deferred_min_blocks, class It, class OffIt, class OutIt, class Acc,
@@ -206,6 +216,7 @@ bool run_deferred(const char* name, const device_policy_base& policy, It first, 
   // a block a segment (rows of at most 65535 blocks); about eight segments a thread of the checking
   // blocks (at least one)
   const long long z = (segments + 65534) / 65535, y = (segments + z - 1) / z;
+  if (z > 65535) return false;  // more segments than a grid holds
   long long checkers = (segments + 8ll * Agent::threads - 1) / (8ll * Agent::threads);
   checkers = checkers < 1 ? 1 : checkers;
   // the side buffer: the checkers' slots, the shared words, then per segment a tag and a result
@@ -236,6 +247,9 @@ bool run_deferred(const char* name, const device_policy_base& policy, It first, 
   cuda::check_launch(name, "segment_blocks::deferred_kernel");
   const cuda::result_slot<offsets_check> slot{da.host_check, da.host_flag, da.ticket};
   verdict = cuda::wait_for_result(name, policy.stream, slot, before);
+  // no verdict (the check did not complete, or was never published: see deferred_arrive): nothing
+  // was written, and the caller checks the offsets its own way
+  if (*static_cast<volatile unsigned*>(da.host_flag) != da.ticket || verdict.min_length == -2) return false;
   if (verdict_allows(spec, verdict, static_cast<long long>(segments))) {
     constexpr int copy_threads = 256;
     const long long blocks = (static_cast<long long>(segments) + copy_threads - 1) / copy_threads;
