@@ -36,7 +36,7 @@ inline constexpr int deferred_min_blocks = 8;
 
 /// The call's shared words (in the side buffer, before the entries).
 struct deferred_state {
-  unsigned long long verdict;   // tag63 << 1 | go, written once by the last checker
+  unsigned long long verdict;   // tag63 << 1 | go, written once by the last checker (deferred_publish)
   unsigned long long arrivals;  // tag40 << 24 | checkers arrived (a word from another call counts 0)
 };
 
@@ -47,7 +47,7 @@ struct deferred_args {
   unsigned long long* held_tag = nullptr;  // per segment: tag63 << 1 | empty, where the result was left
   Acc* held = nullptr;                     // per segment: the result left for the copy
   long long checkers = 0;
-  unsigned long long tag = 0;  // low 63 bits not 0 (next_deferred_tag), low 32 bits not 0
+  unsigned long long tag = 0;  // low 63 bits not 0, low 40 bits not 0 (next_deferred_tag)
   offsets_check* host_check = nullptr;  // mapped pinned memory: the verdict for the host
   unsigned* host_flag = nullptr;        // set to `ticket` after host_check
   unsigned ticket = 0;
