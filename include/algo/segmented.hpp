@@ -24,9 +24,9 @@
 // default policy, which has kernels of its own (detail/segmented/reduce_merge_path.cuh for any
 // offsets, detail/segmented/reduce_long.cuh for fewer segments than SMs of 4096 elements or more,
 // detail/segmented/reduce_groups.cuh for uniform_offsets of 1-2047 elements,
-// detail/segmented/reduce_blocks.cuh for offsets in memory whose segments are all long, with
-// detail/segmented/reduce_deferred.cuh's kernel when they are in memory: the offsets check in the
-// same launch). algo::cuda's segmented scans over offsets in device memory read a heads
+// detail/segmented/reduce_blocks.cuh for segments that are all long, and its
+// detail/segmented/reduce_deferred.cuh for such offsets in memory: the offsets check in the same
+// launch). algo::cuda's segmented scans over offsets in device memory read a heads
 // mask built after the offsets check (one bit an element, detail/segmented/device.cuh), or none at
 // all when the check finds every segment of one length (then they run as uniform_offsets).
 #pragma once
