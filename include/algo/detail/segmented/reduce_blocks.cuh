@@ -12,8 +12,9 @@
 //            (reduce_deferred.cuh, the default since 2026-12-02; `fused` below, one cooperative
 //            launch whose blocks wait for the verdict, before: both send the verdict to the host
 //            through mapped memory); where that is not possible, the blocks kernel is queued
-//            behind a separate check (`speculation`): its blocks read the verdict on the device and write nothing unless
-//            it holds, so the host's wait overlaps the kernel instead of preceding it.
+//            behind a separate check (`speculation`): its blocks read the verdict on the device
+//            and write nothing unless it holds, so the host's wait overlaps the kernel instead of
+//            preceding it.
 //   blocks   a block a segment (behind a check on the device: the blocks that fit at once, each
 //            taking segments k, k + grid, ...): reads offsets[k] and offsets[k + 1], lays the
 //            segment out for one block (on the device: the segment's misalignment to 16 bytes is
