@@ -76,3 +76,41 @@ TEST_CASE("cuda inclusive_scan_by_key and segmented_reduce past 2^31 elements", 
   seg_test::check_large_scan_by_key(algo::cuda);
   seg_test::check_large_segmented_reduce(algo::cuda);
 }
+TEST_CASE("cuda segmented_reduce: the deferred kernel's length test before the verdict never refuses a segment a "
+          "good verdict folds",
+          "[cuda][segmented][long][offsets]") {
+  // (host logic: length_may_suit, a division-free necessary condition of suits; refusing a segment
+  // that a good verdict allows would leave its result unwritten)
+  namespace sb = algo::detail::segmented::segment_blocks;
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  const auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  long long allowed = 0, refused_unsuited = 0;
+  for (int it = 0; it < 400000; ++it) {
+    const long long S = 1 + static_cast<long long>(next() % (it % 3 == 0 ? 100000ull : (1ull << 32)));
+    const long long n = static_cast<long long>(next() % (1ull << (1 + next() % 62)));
+    long long longest = static_cast<long long>(next() % (static_cast<unsigned long long>(n) + 1));
+    if (it % 4 == 0 && n / S > 0) longest = sb::max_skew * (n / S) - static_cast<long long>(next() % 3);  // the edge
+    if (longest < 0) longest = 0;
+    const long long some = static_cast<long long>(next() % (static_cast<unsigned long long>(longest) + 1));
+    if (sb::suits(S, n, longest, 1)) {
+      ++allowed;
+      INFO("S " << S << ", n " << n << ", longest " << longest << ", a segment of " << some);
+      REQUIRE(sb::length_may_suit(longest, n, S));
+      REQUIRE(sb::length_may_suit(some, n, S));
+      REQUIRE(sb::length_may_suit(0, n, S));
+    } else if (!sb::length_may_suit(longest, n, S)) {
+      ++refused_unsuited;
+    }
+    if (n / S >= sb::min_mean) {  // one element past max_skew means: refused
+      INFO("S " << S << ", n " << n);
+      REQUIRE_FALSE(sb::length_may_suit(sb::max_skew * (n / S) + 1, n, S));
+    }
+  }
+  CHECK(allowed > 1000);
+  CHECK(refused_unsuited > 1000);
+}

@@ -52,6 +52,24 @@ __host__ __device__ inline bool suits(std::int64_t segments, std::int64_t n, std
   return mean >= min_mean && max_length <= max_skew * mean;
 }
 
+/// A necessary condition for a segment of `len` elements to be folded on this path, with no
+/// division (for a kernel that must decide before the verdict whether a segment is worth its
+/// fold): suits(segments, n, max_length) with max_length >= len implies n >= min_mean * segments
+/// and ceil(len / max_skew) * segments <= n (ceil(len / max_skew) <= floor(n / segments)), so false
+/// here means that no verdict that allows the path holds.
+__host__ __device__ inline bool length_may_suit(long long len, long long n, long long segments) {
+  if (len < 0 || n < 0 || segments <= 0) return false;
+  const auto s = static_cast<unsigned long long>(segments), total = static_cast<unsigned long long>(n);
+  if (s > (1ull << 40) || total < static_cast<unsigned long long>(min_mean) * s) return false;
+  const unsigned long long q = (static_cast<unsigned long long>(len) + (max_skew - 1)) / max_skew;  // (a shift)
+#ifdef __CUDA_ARCH__
+  const unsigned long long high = __umul64hi(q, s);
+#else
+  const auto high = static_cast<unsigned long long>((static_cast<unsigned __int128>(q) * s) >> 64);
+#endif
+  return high == 0 && q * s <= total;
+}
+
 /// A launch queued behind the offsets check, before the host has its verdict (offsets in memory):
 /// the kernel writes nothing unless the check found the offsets good and the segments long (suits,
 /// as the host decides after the wait) and the input does not overlap the output (the bytes of

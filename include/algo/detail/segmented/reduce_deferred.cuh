@@ -142,9 +142,10 @@ __global__ void __launch_bounds__(Agent::threads, MinBlocks)
     const unsigned long long w = *static_cast<const volatile unsigned long long*>(&da.state->verdict);
     int go = (w >> 1) == tag63(da.tag) ? static_cast<int>(w & 1) : -1;
     // what every good verdict allows (else the verdict is no: nothing to fold); the reads stay in
-    // [offsets[0], offsets[S]] and the input's allocation (the length tests of `suits` are left to
-    // the verdict: a division here costs the kernel a stack frame)
-    const bool allowed = 0 <= o0 && o0 <= a && a <= e && e <= o_end && within_allocation(da.spec, o0, o_end);
+    // [offsets[0], offsets[S]] and the input's allocation, and a segment too long for this path
+    // (skewed offsets, whose verdict is no) is not folded by a block that starts before the verdict
+    const bool allowed = 0 <= o0 && o0 <= a && a <= e && e <= o_end && within_allocation(da.spec, o0, o_end) &&
+                         length_may_suit(e - a, o_end - o0, segments);
     if (!allowed) go = 0;
     s_seg[0] = a;
     s_seg[1] = e;
