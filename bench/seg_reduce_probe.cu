@@ -138,14 +138,19 @@ int main(int argc, char** argv) {
                   }});
   rows.push_back({"algo::segmented_reduce (offsets)",
                   [&] { algo::segmented_reduce(algo::cuda, v, off, off + segments + 1, out, 0.0f); }});
+  // what the library's call passes to the kernels with the check inside (no allocation bound)
+  const auto probe_spec = [&] {
+    seg::segment_blocks::speculation spec;
+    spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
+    spec.in = reinterpret_cast<const char*>(v);
+    spec.in_size = 4;
+    spec.out = reinterpret_cast<const char*>(out);
+    spec.out_bytes = static_cast<std::size_t>(segments) * 4;
+    return spec;
+  };
   const auto fused_at = [&](auto min_blocks, auto early, auto coop) {
     return [&, min_blocks, early, coop] {
-      seg::segment_blocks::speculation spec;
-      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
-      spec.in = reinterpret_cast<const char*>(v);
-      spec.in_size = 4;
-      spec.out = reinterpret_cast<const char*>(out);
-      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
+      const seg::segment_blocks::speculation spec = probe_spec();
       seg::offsets_check verdict{};
       if (!seg::segment_blocks::run_fused<true, Phase, decltype(min_blocks)::value, decltype(early)::value,
                                           decltype(coop)::value>(
@@ -155,12 +160,7 @@ int main(int argc, char** argv) {
   };
   const auto deferred_at = [&](auto min_blocks) {
     return [&, min_blocks] {
-      seg::segment_blocks::speculation spec;
-      spec.sm_count = algo::detail::cuda::current_device_info().sm_count;
-      spec.in = reinterpret_cast<const char*>(v);
-      spec.in_size = 4;
-      spec.out = reinterpret_cast<const char*>(out);
-      spec.out_bytes = static_cast<std::size_t>(segments) * 4;
+      const seg::segment_blocks::speculation spec = probe_spec();
       seg::offsets_check verdict{};
       if (!seg::segment_blocks::run_deferred<true, Phase, decltype(min_blocks)::value>(
               "probe", base_policy, v, off, segments, out, 0.0f, algo::plus<>{}, 0.0f, spec, verdict))

@@ -262,6 +262,20 @@ __device__ __forceinline__ void check_share(const OffIt& offsets, long long segm
 template <class Acc>
 inline constexpr int fused_ring = sizeof(Acc) * 32 <= 512 ? 32 : (512 / sizeof(Acc) > 0 ? static_cast<int>(512 / sizeof(Acc)) : 1);
 
+/// The offsets' verdict to the host (one thread): the check into mapped pinned memory, then the
+/// call's ticket into its flag, which the host polls (cuda::wait_for_result).
+__device__ __forceinline__ void publish_to_host(const offsets_check& c, offsets_check* host_check, unsigned* host_flag,
+                                                unsigned ticket) {
+  volatile offsets_check* h = host_check;
+  h->first = c.first;
+  h->last = c.last;
+  h->bad_at = c.bad_at;
+  h->max_length = c.max_length;
+  h->min_length = c.min_length;
+  __threadfence_system();  // the verdict is visible to the host before the flag
+  *static_cast<volatile unsigned*>(host_flag) = ticket;
+}
+
 /// Block 0 of the fused kernel: folds every checking block's slot into the verdict (1 go: the
 /// results may be written, 0 no), publishes it in the slot after theirs for the other blocks and
 /// to the host. Every thread of block 0 calls it. `allowed`: offsets[0] and offsets[S].
@@ -289,14 +303,7 @@ __device__ __forceinline__ int fused_verdict_fold(const fused_args& fa, long lon
     v->bad_at = go;
     __threadfence();
     v->tag = fa.tag;
-    volatile offsets_check* h = fa.host_check;
-    h->first = c.first;
-    h->last = c.last;
-    h->bad_at = c.bad_at;
-    h->max_length = c.max_length;
-    h->min_length = c.min_length;
-    __threadfence_system();  // the verdict is visible to the host before the flag
-    *static_cast<volatile unsigned*>(fa.host_flag) = fa.ticket;
+    publish_to_host(c, fa.host_check, fa.host_flag, fa.ticket);
   }
   __syncthreads();
   return s_go;
@@ -531,18 +538,6 @@ void reduce(const char* name, const device_policy_base& policy, ValIt values, Of
   using Src = decltype(first);
   run<segment_vector_loads_v<Src>, Phase, MinBlocks>(name, policy, first, offsets, base, segments, out, init, raw_op,
                                                     init_as_t, spec);
-}
-
-/// The fused launch over offsets in memory (absolute offsets, `values` at element 0); see run_fused.
-template <class Phase, class ValIt, class OffIt, class OutIt, class Acc, class RawOp, class T>
-bool fused(const char* name, const device_policy_base& policy, ValIt values, OffIt offsets, std::int64_t segments,
-           OutIt out, const Acc& init, RawOp raw_op, const T& init_as_t, const speculation& spec,
-           offsets_check& verdict) {
-  static_assert(std::is_trivially_copyable<Acc>::value, "algo::cuda reductions need a trivially copyable accumulator");
-  auto first = cuda::unwrap_input(values);
-  using Src = decltype(first);
-  return run_fused<segment_vector_loads_v<Src>, Phase>(name, policy, first, offsets, segments, out, init, raw_op,
-                                                      init_as_t, spec, verdict);
 }
 
 }  // namespace algo::detail::segmented::segment_blocks

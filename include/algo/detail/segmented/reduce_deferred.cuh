@@ -103,14 +103,7 @@ __device__ __forceinline__ void deferred_publish(const deferred_args<Acc>& da, c
                           complete ? -1 : -2};
     const bool go = complete && verdict_allows(da.spec, c, segments);
     *static_cast<volatile unsigned long long*>(&da.state->verdict) = tag63(da.tag) << 1 | (go ? 1u : 0u);
-    volatile offsets_check* h = da.host_check;
-    h->first = c.first;
-    h->last = c.last;
-    h->bad_at = c.bad_at;
-    h->max_length = c.max_length;
-    h->min_length = c.min_length;
-    __threadfence_system();  // the verdict is visible to the host before the flag
-    *static_cast<volatile unsigned*>(da.host_flag) = da.ticket;
+    publish_to_host(c, da.host_check, da.host_flag, da.ticket);
   }
 }
 
